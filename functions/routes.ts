@@ -1,0 +1,53 @@
+/**
+ * The route table: the one source of truth for the HTTP surface. The local host routes
+ * requests from it and the CDK stack creates one API Gateway route per entry, with one
+ * Lambda function per handler. A new endpoint is one line here plus its handler.
+ */
+
+/** Who may call a route: the engine token, the data graph API key, or anyone. */
+export type AuthScope = 'engine' | 'graph' | 'public';
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Handler names; each is the file `functions/handlers/<name>.ts` exporting `handler`. */
+export const HANDLERS = ['health', 'engine-query', 'engine-config', 'sample-data'] as const;
+export type HandlerName = (typeof HANDLERS)[number];
+
+export interface Route {
+  method: HttpMethod;
+  /** API Gateway syntax: `{name}` is one path segment. */
+  path: string;
+  handler: HandlerName;
+  auth: AuthScope;
+}
+
+const configRoutes = (kind: 'connections' | 'components' | 'templates', param: string): Route[] => [
+  { method: 'GET', path: `/experience/${kind}`, handler: 'engine-config', auth: 'engine' },
+  { method: 'GET', path: `/experience/${kind}/{${param}}`, handler: 'engine-config', auth: 'engine' },
+  { method: 'PUT', path: `/experience/${kind}/{${param}}`, handler: 'engine-config', auth: 'engine' },
+  { method: 'DELETE', path: `/experience/${kind}/{${param}}`, handler: 'engine-config', auth: 'engine' },
+];
+
+export const ROUTES: readonly Route[] = [
+  { method: 'GET', path: '/health', handler: 'health', auth: 'public' },
+
+  // INTERFACE.md "Orchestration engine"
+  { method: 'POST', path: '/experience/components/_query', handler: 'engine-query', auth: 'engine' },
+  { method: 'POST', path: '/experience/template/_query', handler: 'engine-query', auth: 'engine' },
+
+  // The console forms of INTERFACE.md "Connection", "Component", "Template", as a REST API
+  ...configRoutes('connections', 'connectionCode'),
+  ...configRoutes('components', 'componentCode'),
+  ...configRoutes('templates', 'templateCode'),
+  // COMPAT.md: whole-environment export and import
+  { method: 'GET', path: '/api/raw-engine-config', handler: 'engine-config', auth: 'engine' },
+  { method: 'PUT', path: '/engine-config', handler: 'engine-config', auth: 'engine' },
+
+  // INTERFACE.md "Sample data web service": public and read-only
+  { method: 'GET', path: '/api/collections/{collectionCode}', handler: 'sample-data', auth: 'public' },
+];
+
+/** `GET /experience/connections/{connectionCode}`: the key API Gateway puts in `routeKey`. */
+export function routeKey(route: Pick<Route, 'method' | 'path'>): string {
+  return `${route.method} ${route.path}`;
+}
