@@ -1,0 +1,39 @@
+import type { ExpressionScope } from '../../expression';
+import type { HttpClient } from '../../../ports/http-client';
+import type { CompiledComponent } from '../config/compile';
+import { callWebservice } from './call-webservice';
+import { failed, skipped, type ComponentResult } from './result';
+
+/** What one component run sees of its query. */
+export interface RunScope {
+  /** The context fields (read by contextField, written by enrichment). */
+  context: Record<string, unknown>;
+  /** Responses of the query's components so far (read by componentResponse). */
+  responseOf: (componentCode: string) => unknown;
+  http: HttpClient;
+}
+
+/**
+ * One component, start to end (INTERFACE.md "Component result status"): trigger expression,
+ * web service call, context field enrichment (whenever a response came back), validity.
+ * Never throws: every failure becomes FAILED with the failure's message.
+ */
+export async function runComponent(component: CompiledComponent, run: RunScope): Promise<ComponentResult> {
+  const functions = {
+    contextField: (name: unknown) => run.context[String(name)],
+    componentResponse: (code: unknown) => run.responseOf(String(code)),
+  };
+  try {
+    const base: ExpressionScope = { functions };
+    if (component.trigger && !component.trigger.evaluate(base)) return skipped();
+    const response = await callWebservice(component, base, run.http);
+    const withResponse: ExpressionScope = { functions, variables: { response } };
+    // Evaluate everything before writing anything, so a FAILED component enriches nothing.
+    const enriched = component.enrichment.map((e) => [e.contextField, e.expression.evaluate(withResponse)] as const);
+    const valid = component.validity ? Boolean(component.validity.evaluate(withResponse)) : true;
+    for (const [field, value] of enriched) run.context[field] = value;
+    return { status: valid ? 'VALID' : 'INVALID', response };
+  } catch (err) {
+    return failed(err instanceof Error ? err.message : String(err));
+  }
+}

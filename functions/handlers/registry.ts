@@ -1,0 +1,18 @@
+import type { Deps } from '../deps';
+import type { ApiHandler } from '../http/api-event';
+import type { HandlerName } from '../routes';
+import * as engineConfig from './engine-config';
+import * as engineQuery from './engine-query';
+import * as health from './health';
+import * as sampleData from './sample-data';
+
+/**
+ * Handler factories by name, for the local host. The CDK stack bundles
+ * `functions/handlers/<name>.ts` instead; a test checks that both agree with the route table.
+ */
+export const HANDLER_FACTORIES: Record<HandlerName, (deps: Deps) => ApiHandler> = {
+  health: health.create,
+  'engine-query': engineQuery.create,
+  'engine-config': engineConfig.create,
+  'sample-data': sampleData.create,
+};

@@ -1,0 +1,37 @@
+import { startLocalHost, type LocalHost } from '../../functions/local-host/start';
+
+/** Two customers, so every test can check tenant isolation. */
+export const CUSTOMER_A = { customerCode: 'acme', engineToken: 'acme-engine-token', apiKey: 'acme-api-key' };
+export const CUSTOMER_B = { customerCode: 'globex', engineToken: 'globex-engine-token', apiKey: 'globex-api-key' };
+
+export interface TestHost extends LocalHost {
+  /** A JSON call with customer A's engine token unless other headers are given. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+}
+
+/** Starts the real local host on a free port, with DynamoDB in memory. */
+export async function startTestHost(options: { dataDir?: string } = {}): Promise<TestHost> {
+  const host = await startLocalHost({ port: 0, dataDir: options.dataDir, customers: [CUSTOMER_A, CUSTOMER_B], tableName: `t${Date.now()}` });
+  return {
+    ...host,
+    async call(method, path, body, headers) {
+      const res = await fetch(host.url + path, {
+        method,
+        headers: headers ?? engineHeaders(CUSTOMER_A),
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.status, body: parsed, text, headers: res.headers };
+    },
+  };
+}
+
+export function engineHeaders(customer: { customerCode: string; engineToken: string }): Record<string, string> {
+  return { 'content-type': 'application/json', authorization: `Bearer ${customer.engineToken}`, 'x-customer-code': customer.customerCode };
+}
