@@ -5,6 +5,9 @@
 import { resolve } from 'node:path';
 import { startLocalHost } from '../functions/local-host/start';
 
+// The local host supports Node 20.19+; the SDK's notice about its own future Node 22 floor is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const DEV_DEFAULTS = { CUSTOMER_CODE: 'local', ENGINE_TOKEN: 'local-engine-token', API_KEY: 'local-api-key' };
 
 function setting(name: keyof typeof DEV_DEFAULTS): { value: string; isDefault: boolean } {
