@@ -1,4 +1,6 @@
+import type { BlobStore } from './ports/blob-store';
 import type { Clock, Ids } from './ports/clock';
+import type { EventBus } from './ports/event-bus';
 import type { HttpClient } from './ports/http-client';
 import type { Store } from './ports/store';
 
@@ -8,6 +10,10 @@ import type { Store } from './ports/store';
  */
 export interface Deps {
   store: Store;
+  /** Files of the data graph's buckets. */
+  blobStore: BlobStore;
+  /** Where record events go once the store's change stream has produced them. */
+  eventBus: EventBus;
   httpClient: HttpClient;
   clock: Clock;
   ids: Ids;

@@ -10,7 +10,16 @@ export type AuthScope = 'engine' | 'graph' | 'public';
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
 /** Handler names; each is the file `functions/handlers/<name>.ts` exporting `handler`. */
-export const HANDLERS = ['health', 'engine-query', 'engine-config', 'sample-data'] as const;
+export const HANDLERS = [
+  'health',
+  'engine-query',
+  'engine-config',
+  'sample-data',
+  'graph-collections',
+  'graph-records',
+  'graph-buckets',
+  'graph-events',
+] as const;
 export type HandlerName = (typeof HANDLERS)[number];
 
 export interface Route {
@@ -28,6 +37,12 @@ const configRoutes = (kind: 'connections' | 'components' | 'templates', param: s
   { method: 'DELETE', path: `/experience/${kind}/{${param}}`, handler: 'engine-config', auth: 'engine' },
 ];
 
+/** The data graph API's version prefix. */
+export const GRAPH_PREFIX = '/_api/v1';
+
+const graph = (handler: HandlerName, routes: [HttpMethod, string][]): Route[] =>
+  routes.map(([method, path]) => ({ method, path: GRAPH_PREFIX + path, handler, auth: 'graph' }));
+
 export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/health', handler: 'health', auth: 'public' },
 
@@ -42,6 +57,39 @@ export const ROUTES: readonly Route[] = [
   // COMPAT.md: whole-environment export and import
   { method: 'GET', path: '/api/raw-engine-config', handler: 'engine-config', auth: 'engine' },
   { method: 'PUT', path: '/engine-config', handler: 'engine-config', auth: 'engine' },
+
+  // INTERFACE.md "Data graph API" (every path under /_api/v1, "Versioning" rule 1)
+  ...graph('graph-collections', [
+    ['POST', '/collections'],
+    ['GET', '/collections'],
+    ['GET', '/collections/{collectionCode}'],
+    ['DELETE', '/collections/{collectionCode}'],
+    ['POST', '/collections/{collectionCode}/schema'],
+    ['GET', '/collections/{collectionCode}/schema'],
+    ['PUT', '/applications/data-graph/pages/source/_configureLeftNav'],
+    ['GET', '/applications/data-graph/pages/source/_configureLeftNav'],
+  ]),
+  ...graph('graph-records', [
+    ['POST', '/collections/{collectionCode}/records'],
+    ['GET', '/collections/{collectionCode}/records/{dataRecordIdentifier}'],
+    ['PATCH', '/collections/{collectionCode}/records/{dataRecordIdentifier}'],
+    ['DELETE', '/collections/{collectionCode}/records/{dataRecordIdentifier}'],
+    ['POST', '/collections/{collectionCode}/records/_query'],
+    ['POST', '/collections/{collectionCode}/records/_scroll'],
+  ]),
+  ...graph('graph-buckets', [
+    ['GET', '/buckets'],
+    ['PUT', '/buckets/{bucketCode}'],
+    ['GET', '/buckets/{bucketCode}'],
+    ['DELETE', '/buckets/{bucketCode}'],
+    ['GET', '/buckets/{bucketCode}/files'],
+    ['DELETE', '/buckets/{bucketCode}/files'],
+    ['PUT', '/buckets/{bucketCode}/files/{filename}'],
+    ['GET', '/buckets/{bucketCode}/files/{filename}'],
+    ['DELETE', '/buckets/{bucketCode}/files/{filename}'],
+    ['POST', '/buckets/{bucketCode}/upload'],
+  ]),
+  ...graph('graph-events', [['GET', '/events']]),
 
   // INTERFACE.md "Sample data web service": public and read-only
   { method: 'GET', path: '/api/collections/{collectionCode}', handler: 'sample-data', auth: 'public' },

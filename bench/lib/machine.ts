@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { readFileSync } from 'node:fs';
 
 /** The machine a run happened on, for the result file. */
 export function machineInfo() {
@@ -14,4 +15,17 @@ export function machineInfo() {
     hostname: os.hostname(),
     loadAverage1m: os.loadavg()[0],
   };
+}
+
+/** Busy and total CPU time of the whole machine so far (jiffies, all cores), from /proc/stat. */
+export function machineCpu(): { busy: number; total: number } {
+  try {
+    const first = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+    const fields = first.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    const idle = fields[3] + (fields[4] ?? 0);
+    return { busy: total - idle, total };
+  } catch {
+    return { busy: NaN, total: NaN };
+  }
 }

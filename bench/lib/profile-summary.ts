@@ -41,7 +41,8 @@ const shortUrl = (url: string) => {
 };
 const packageOf = (url: string) => {
   const s = shortUrl(url);
-  if (s.startsWith('node:') || s === '(native)') return s.startsWith('node:') ? 'node internals' : '(native / V8)';
+  if (s === '(native)') return '(native / V8)';
+  if (s.startsWith('node:')) return s.replace(/^node:(internal\/)?/, 'node:').split(':')[0] + ':' + s.replace(/^node:(internal\/)?/, '').split(':')[0];
   if (s.startsWith('functions/')) return s.split('/').slice(0, 3).join('/');
   const parts = s.split('/');
   return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
@@ -86,7 +87,7 @@ for (const file of files) {
     for (const [k, v] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`  ${pct(v)}  ${v.toFixed(0).padStart(7)} ms  ${k}`);
   };
   console.log(`\n# ${file}: ${(total / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy (percentages are of busy time)`);
-  table('self time by package / folder', perPackage, 25);
+  table('self time by package / folder (node:<module> for Node.js internals)', perPackage, 40);
   table(`self time by function (top ${top})`, self, top);
   const notRoot = new Map([...inclusive].filter(([k]) => !k.startsWith('(root)')));
   table(`inclusive time by function (top ${top})`, notRoot, top);

@@ -5,10 +5,12 @@
  *  2. throughput: 3 independent components over a zero-latency stub at concurrency 32,
  *     against the raw throughput of the stub itself under the same load generator.
  */
+import os from 'node:os';
 import { Agent, request, type Pool } from 'undici';
 import { component, connection, engineConfig } from '../../test/support/engine-config';
 import type { Component } from '../../functions/core/engine/config/model';
 import { startChild, type Child } from '../lib/child';
+import { machineCpu } from '../lib/machine';
 import { ENGINE_HEADERS } from '../lib/customer';
 import { closedLoop, pool, send, type LoadResult } from '../lib/load';
 import { median, pairedBootstrap, summarize, type Summary } from '../lib/stats';
@@ -187,6 +189,15 @@ const suite: Suite = {
       children.push(stub, host);
       log(`stub ${stub.info.url} (pid ${stub.pid}), host ${host.info.url} (pid ${host.pid})${HOST_NODE_ARGS.length ? ` with ${HOST_NODE_ARGS.join(' ')}` : ''}`);
 
+      /** CPU used so far by each process of the bench, and by the whole machine. */
+      const cpu = () => ({ host: host.cpuMs(), stub: stub.cpuMs(), load: (process.cpuUsage().user + process.cpuUsage().system) / 1000, machine: machineCpu() });
+      /** Between two snapshots: cores used by each (1 = one core fully busy), and by other processes of the machine. */
+      const cpuShare = (a: ReturnType<typeof cpu>, b: ReturnType<typeof cpu>, elapsedMs: number) => {
+        const own = { host: (b.host - a.host) / elapsedMs, stub: (b.stub - a.stub) / elapsedMs, loadGenerator: (b.load - a.load) / elapsedMs };
+        const machineBusyCores = ((b.machine.busy - a.machine.busy) / (b.machine.total - a.machine.total)) * os.cpus().length;
+        return { ...own, machineBusyCores, otherProcesses: Math.max(0, machineBusyCores - own.host - own.stub - own.loadGenerator) };
+      };
+
       const hostPool = pool(host.info.url, 4);
       const stubControl = pool(stub.info.url, 1);
       pools.push(hostPool, stubControl);
@@ -246,6 +257,8 @@ const suite: Suite = {
       const engineServerMs = new Float64Array(n);
       const baselineMs = new Float64Array(n);
       const healthMs = new Float64Array(n);
+      const noAuthMs = new Float64Array(n);
+      const badTokenMs = new Float64Array(n);
       const notFoundMs = new Float64Array(n);
       /** Start and end (epoch ms) of each measured run, in the order the runs were made. */
       const runs: { side: 'engine' | 'baseline'; startedAt: number; endedAt: number }[] = [];
@@ -272,17 +285,25 @@ const suite: Suite = {
         await send(hostPool, '/health');
         return performance.now() - t0;
       };
-      // The same front path as a query (HTTP, authorisation, body parsing and validation, the
-      // compiled configuration) without running anything: a query for an unknown component.
-      const notFoundBody = JSON.stringify({ componentCodes: ['no-such-component'], context: CONTEXT });
-      const timeNotFound = async () => {
+      // Probes of the front path, each stopping one step further than the last:
+      //  no Authorization header -> 401 before any credential look-up (HTTP, routing, body);
+      //  an unknown token        -> 401 after the credential look-up;
+      //  an unknown component    -> 404 after the look-up, body parsing and validation and the
+      //                             compiled configuration, without running anything.
+      const probe = (label: string, headers: Record<string, string>, body: string, status: number) => async () => {
         const t0 = performance.now();
-        const res = await hostPool.request({ path: '/experience/components/_query', method: 'POST', headers: ENGINE_HEADERS, body: notFoundBody });
+        const res = await hostPool.request({ path: '/experience/components/_query', method: 'POST', headers, body });
         await res.body.text();
-        check(res.statusCode === 404, `a query for an unknown component answered ${res.statusCode}, expected 404`);
-        return performance.now() - t0;
+        const elapsed = performance.now() - t0;
+        check(res.statusCode === status, `${label} answered ${res.statusCode}, expected ${status}`);
+        return elapsed;
       };
+      const timeNoAuth = probe('a query without Authorization', { 'content-type': 'application/json', 'x-customer-code': ENGINE_HEADERS['x-customer-code'] }, dagBody, 401);
+      const timeBadToken = probe('a query with an unknown token', { ...ENGINE_HEADERS, authorization: 'Bearer not-a-token' }, dagBody, 401);
+      const timeNotFound = probe('a query for an unknown component', ENGINE_HEADERS, JSON.stringify({ componentCodes: ['no-such-component'], context: CONTEXT }), 404);
       const total = P.overheadWarmupIterations + n;
+      let cpuAtStart = cpu();
+      let measuredFrom = performance.now();
       const overheadStarted = performance.now();
       for (let i = 0; i < total; i++) {
         // Alternate which goes first, so neither side always follows the other's garbage.
@@ -296,6 +317,8 @@ const suite: Suite = {
           e = await timeEngine();
         }
         const h = await timeHealth();
+        const na = await timeNoAuth();
+        const bt = await timeBadToken();
         const nf = await timeNotFound();
         const k = i - P.overheadWarmupIterations;
         if (k >= 0) {
@@ -303,14 +326,19 @@ const suite: Suite = {
           engineServerMs[k] = e.server;
           baselineMs[k] = b;
           healthMs[k] = h;
+          noAuthMs[k] = na;
+          badTokenMs[k] = bt;
           notFoundMs[k] = nf;
         }
         if (i === P.overheadWarmupIterations - 1) {
           runs.length = 0;
           await stubStats('record=1');
+          cpuAtStart = cpu();
+          measuredFrom = performance.now();
           log(`overhead: warm-up done (${P.overheadWarmupIterations} pairs), measuring ${n} pairs`);
         }
       }
+      const overheadCpu = cpuShare(cpuAtStart, cpu(), performance.now() - measuredFrom);
       const overheadSeconds = (performance.now() - overheadStarted) / 1000;
       const afterOverhead = await stubStats('reset=1&record=0');
       check(afterOverhead.dag === 24 * total, `the stub saw ${afterOverhead.dag} calls during the overhead run, expected ${24 * total} (12 per engine query + 12 per baseline run)`);
@@ -352,8 +380,19 @@ const suite: Suite = {
         engineMs: eng,
         baselineMs: base,
         engineServerDurationMs: server,
-        healthRoundTripMs: health,
-        unknownComponentQueryRoundTripMs: summarize(notFoundMs),
+        probes: {
+          healthRoundTripMs: health,
+          queryWithoutAuthorizationMs: summarize(noAuthMs),
+          queryWithUnknownTokenMs: summarize(badTokenMs),
+          queryForUnknownComponentMs: summarize(notFoundMs),
+          /** p50 differences: what each step of the front path adds. */
+          stepsP50Ms: {
+            httpHopAndRouting: median(noAuthMs),
+            credentialLookup: median(badTokenMs) - median(noAuthMs),
+            bodyValidationAndConfiguration: median(notFoundMs) - median(badTokenMs),
+          },
+        },
+        cpuShareOfOneCore: overheadCpu,
         ratioP50: eng.p50 / base.p50,
         ratioP50Ci95: [ratioCi.low, ratioCi.high],
         ratioP99: eng.p99 / base.p99,
@@ -364,8 +403,6 @@ const suite: Suite = {
         breakdownP50Ms: {
           clientToHostAndBack: eng.p50 - server.p50,
           insideRunQueryBeyondBaseline: server.p50 - base.p50,
-          bareHttpHopToHost: health.p50,
-          unknownComponentQuery: median(notFoundMs),
         },
         /**
          * The timeline of each run on the stub's clock (see timeline()): p50 of each phase for
@@ -405,12 +442,6 @@ const suite: Suite = {
       const stubQuery = async () => {
         JSON.parse(await send(stubLoad, rawPath, { headers: rawHeaders }));
       };
-      const cpu = () => ({ host: host.cpuMs(), stub: stub.cpuMs(), load: (process.cpuUsage().user + process.cpuUsage().system) / 1000 });
-      const cpuShare = (a: ReturnType<typeof cpu>, b: ReturnType<typeof cpu>, elapsedMs: number) => ({
-        host: (b.host - a.host) / elapsedMs,
-        stub: (b.stub - a.stub) / elapsedMs,
-        loadGenerator: (b.load - a.load) / elapsedMs,
-      });
       const measure = async (label: string, warmupMs: number, durationMs: number, req: () => Promise<void>) => {
         const warm = await closedLoop({ concurrency: c, durationMs: warmupMs, request: req });
         check(warm.errors === 0, `${label}: ${warm.errors} errors during warm-up, first: ${warm.firstError}`);
@@ -454,6 +485,7 @@ const suite: Suite = {
           after: loadSummary(rawAfter.result),
           latencyMs: summarize([...rawBefore.result.latenciesMs, ...rawAfter.result.latenciesMs]),
           cpuShareOfOneCore: rawBefore.share,
+          cpuShareOfOneCoreAfter: rawAfter.share,
         },
         ratios: {
           upstreamCallsPerSecondOverStubRaw: (queriesPerSecond * 3) / stubRawPerSecond,
@@ -470,7 +502,9 @@ const suite: Suite = {
         line('baseline (hand-written, 12 calls)', base),
         line('engine duration (inside runQuery)', server),
         line('GET /health round trip', health),
-        line('query for unknown component (404)', overhead.unknownComponentQueryRoundTripMs),
+        line('query without Authorization (401)', overhead.probes.queryWithoutAuthorizationMs),
+        line('query with unknown token (401)', overhead.probes.queryWithUnknownTokenMs),
+        line('query for unknown component (404)', overhead.probes.queryForUnknownComponentMs),
         line('paired difference engine-baseline', overhead.pairedDifferenceMs),
         `ratio p50 engine/baseline        ${overhead.ratioP50.toFixed(4)}  (95% CI ${ratioCi.low.toFixed(4)}..${ratioCi.high.toFixed(4)})  target <= 1.05: ${overhead.targets.ratioP50.met ? 'met' : 'MISSED'}`,
         `ratio p99 engine/baseline        ${overhead.ratioP99.toFixed(4)}`,
@@ -478,6 +512,8 @@ const suite: Suite = {
         `  outside runQuery (client<->host HTTP, auth, parsing, serialising): ${ms(overhead.breakdownP50Ms.clientToHostAndBack)}; inside runQuery beyond the baseline: ${ms(overhead.breakdownP50Ms.insideRunQueryBeyondBaseline)}`,
         `  timeline p50 (engine vs baseline): start->first upstream call ${ms(engPhases.frontInMs.p50)} vs ${ms(basePhases.frontInMs.p50)}; upstream span ${ms(engPhases.upstreamSpanMs.p50)} vs ${ms(basePhases.upstreamSpanMs.p50)}; last answer->result ${ms(engPhases.frontOutMs.p50)} vs ${ms(basePhases.frontOutMs.p50)}`,
         `  per dependent call, dependency answered -> dependent call arrived: p50 ${ms(engPhases.hopReactionMs.p50)} vs ${ms(basePhases.hopReactionMs.p50)} (p99 ${ms(engPhases.hopReactionMs.p99)} vs ${ms(basePhases.hopReactionMs.p99)})`,
+        `  front path steps p50: HTTP hop + routing ${ms(overhead.probes.stepsP50Ms.httpHopAndRouting)}, credential look-up +${ms(overhead.probes.stepsP50Ms.credentialLookup)}, body validation + configuration +${ms(overhead.probes.stepsP50Ms.bodyValidationAndConfiguration)}`,
+        `  CPU during the measured pairs (cores): host ${overheadCpu.host.toFixed(2)}, stub ${overheadCpu.stub.toFixed(2)}, bench ${overheadCpu.loadGenerator.toFixed(2)}, other processes on the machine ${overheadCpu.otherProcesses.toFixed(2)}`,
         '',
         `(2) throughput at concurrency ${c}: 3 independent components, zero-latency stub`,
         `engine: ${t.engine.queriesPerSecond.toFixed(0)} queries/s (per-second min ${t.engine.perSecondWindows.min} / p50 ${t.engine.perSecondWindows.p50} / max ${t.engine.perSecondWindows.max}) = ${t.engine.upstreamCallsPerSecond.toFixed(0)} upstream calls/s`,
@@ -485,7 +521,8 @@ const suite: Suite = {
         `stub raw: ${t.stubRaw.requestsPerSecond.toFixed(0)} requests/s (before ${t.stubRaw.before.perSecond.toFixed(0)}, after ${t.stubRaw.after.perSecond.toFixed(0)})`,
         line('  stub raw latency', t.stubRaw.latencyMs),
         `upstream calls/s over stub raw requests/s: ${t.ratios.upstreamCallsPerSecondOverStubRaw.toFixed(3)}; queries/s over stub raw: ${t.ratios.queriesPerSecondOverStubRaw.toFixed(3)}`,
-        `CPU (share of one core) during the engine run: host ${t.engine.cpuShareOfOneCore.host.toFixed(2)}, stub ${t.engine.cpuShareOfOneCore.stub.toFixed(2)}, load generator ${t.engine.cpuShareOfOneCore.loadGenerator.toFixed(2)}; host CPU per query ${ms(t.engine.hostCpuMsPerQuery)}`,
+        `CPU during the engine run (cores): host ${t.engine.cpuShareOfOneCore.host.toFixed(2)}, stub ${t.engine.cpuShareOfOneCore.stub.toFixed(2)}, load generator ${t.engine.cpuShareOfOneCore.loadGenerator.toFixed(2)}, other processes ${t.engine.cpuShareOfOneCore.otherProcesses.toFixed(2)}; host CPU per query ${ms(t.engine.hostCpuMsPerQuery)}`,
+        `CPU during the stub raw run (cores): stub ${t.stubRaw.cpuShareOfOneCore.stub.toFixed(2)}, load generator ${t.stubRaw.cpuShareOfOneCore.loadGenerator.toFixed(2)}, other processes ${t.stubRaw.cpuShareOfOneCore.otherProcesses.toFixed(2)}`,
       ];
       return {
         figures: {

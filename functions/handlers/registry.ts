@@ -2,7 +2,11 @@ import type { Deps } from '../deps';
 import type { ApiHandler } from '../http/api-event';
 import type { HandlerName } from '../routes';
 import * as engineConfig from './engine-config';
+import * as graphCollections from './graph-collections';
+import * as graphRecords from './graph-records';
+import * as graphBuckets from './graph-buckets';
 import * as engineQuery from './engine-query';
+import * as graphEvents from './graph-events';
 import * as health from './health';
 import * as sampleData from './sample-data';
 
@@ -15,4 +19,8 @@ export const HANDLER_FACTORIES: Record<HandlerName, (deps: Deps) => ApiHandler> 
   'engine-query': engineQuery.create,
   'engine-config': engineConfig.create,
   'sample-data': sampleData.create,
+  'graph-collections': graphCollections.create,
+  'graph-records': graphRecords.create,
+  'graph-buckets': graphBuckets.create,
+  'graph-events': graphEvents.create,
 };

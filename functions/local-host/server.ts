@@ -84,19 +84,18 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The body, or undefined when it exceeds API Gateway's 6 MB limit. */
+/**
+ * The body, or undefined when it exceeds API Gateway's 6 MB limit. An oversize body is still
+ * read to its end (and dropped), so the connection stays usable for the next request.
+ */
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) {
-      req.resume();
-      return undefined;
-    }
-    chunks.push(chunk as Buffer);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks);
 }
 
 function errorResult(statusCode: number, code: string, message: string): ApiResult & { headers: Record<string, string> } {

@@ -1,8 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { DynamoDbStore } from '../adapters/aws/dynamodb-store';
 import { UndiciHttpClient } from '../adapters/http/undici-http-client';
+import { FilesystemBlobStore } from '../adapters/local/filesystem-blob-store';
+import { InProcessEventBus } from '../adapters/local/in-process-event-bus';
 import { startLocalDynamo } from '../adapters/local/local-dynamo';
+import { LocalStreamStore } from '../adapters/local/local-stream-store';
+import { EventLog } from '../core/graph/events/event-log';
+import { publishStreamRecords } from '../core/graph/events/publish';
 import { Authorizer } from '../core/tenancy/authorize';
 import { saveCustomer, type CustomerCredentials } from '../core/tenancy/credentials';
 import type { Deps } from '../deps';
@@ -24,6 +31,8 @@ export interface LocalHost {
   url: string;
   port: number;
   deps: Deps;
+  /** The local twin of the EventBridge bus: subscribe to receive every data graph event. */
+  eventBus: InProcessEventBus;
   stop(): Promise<void>;
 }
 
@@ -35,8 +44,17 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const tableName = options.tableName ?? 'experience-graph';
   const dynamo = await startLocalDynamo({ tableName, path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
   const httpClient = new UndiciHttpClient();
+  // The event wiring of AWS, in process: record writes -> stream records -> stream handler -> bus -> event log.
+  const dynamoStore = new DynamoDbStore({ tableName, client: dynamo.client });
+  const eventBus = new InProcessEventBus();
+  const eventLog = new EventLog(dynamoStore, { now: () => systemClock.now() });
+  eventBus.subscribe((e) => eventLog.record(e));
+  // Bucket files under `<dataDir>/files`; without a data folder (tests), a temp folder removed on stop.
+  const filesRoot = options.dataDir ? join(options.dataDir, 'files') : await mkdtemp(join(tmpdir(), 'experience-graph-files-'));
   const deps: Deps = {
-    store: new DynamoDbStore({ tableName, client: dynamo.client }),
+    store: new LocalStreamStore(dynamoStore, (records) => publishStreamRecords(records, eventBus)),
+    eventBus,
+    blobStore: new FilesystemBlobStore({ root: filesRoot }),
     httpClient,
     clock: systemClock,
     ids: randomIds,
@@ -56,6 +74,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     port,
     deps,
+    eventBus,
     stop: () =>
       (stopping ??= (async () => {
         await new Promise<void>((resolve) => {
@@ -64,6 +83,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
         });
         await httpClient.close();
         await dynamo.stop();
+        if (!options.dataDir) await rm(filesRoot, { recursive: true, force: true });
       })()),
   };
 }

@@ -5,10 +5,10 @@
  */
 export type Item = Record<string, unknown>;
 
-export interface Key {
+export type Key = {
   pk: string;
   sk: string;
-}
+};
 
 /** A condition on a single-item write; a failed one throws `ConditionFailedError`. */
 export type WriteCondition =
@@ -23,6 +23,8 @@ export interface QueryOptions {
   limit?: number;
   /** Opaque cursor from a previous page. */
   cursor?: string;
+  /** Start after this sort key (exclusive); an alternative to `cursor` for resumable reads. */
+  startAfter?: string;
   /** Newest (highest `sk`) first. */
   descending?: boolean;
 }
@@ -43,6 +45,8 @@ export interface Store {
   query(pk: string, options?: QueryOptions): Promise<QueryPage>;
   /** Atomically adds `by` (default 1) to a numeric field, creating the item; returns the new value. */
   increment(key: Key, field: string, by?: number): Promise<number>;
+  /** Items by key (BatchGetItem in chunks of 100); absent keys are simply missing from the answer. */
+  batchGet(keys: Key[]): Promise<Item[]>;
   /** Unconditional puts and deletes in batches of 25, retrying unprocessed items. */
   batchWrite(puts: (Item & Key)[], deletes: Key[]): Promise<void>;
 }

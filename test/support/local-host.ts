@@ -35,3 +35,7 @@ export async function startTestHost(options: { dataDir?: string } = {}): Promise
 export function engineHeaders(customer: { customerCode: string; engineToken: string }): Record<string, string> {
   return { 'content-type': 'application/json', authorization: `Bearer ${customer.engineToken}`, 'x-customer-code': customer.customerCode };
 }
+
+export function graphHeaders(customer: { customerCode: string; apiKey: string }): Record<string, string> {
+  return { 'content-type': 'application/json', authorization: `Bearer ${customer.apiKey}`, 'x-customer-code': customer.customerCode };
+}

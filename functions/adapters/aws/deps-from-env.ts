@@ -2,6 +2,7 @@ import type { Deps } from '../../deps';
 import { randomIds, systemClock } from '../../ports/clock';
 import { UndiciHttpClient } from '../http/undici-http-client';
 import { DynamoDbStore } from './dynamodb-store';
+import { EventBridgeBus } from './eventbridge-bus';
 
 let deps: Deps | undefined;
 
@@ -19,8 +20,16 @@ export function depsFromEnv(): Deps {
         '(the CDK stack sets it; locally, use the local host instead of depsFromEnv)',
     );
   }
+  const eventBusName = process.env.EVENT_BUS_NAME?.trim();
+  if (!eventBusName) {
+    throw new Error(
+      'EVENT_BUS_NAME is not set: the Lambda function needs the name of the EventBridge bus of the data graph events ' +
+        'in its environment (the CDK stack sets it; locally, use the local host instead of depsFromEnv)',
+    );
+  }
   deps = {
     store: new DynamoDbStore({ tableName }),
+    eventBus: new EventBridgeBus({ busName: eventBusName }),
     clock: systemClock,
     ids: randomIds,
     httpClient: new UndiciHttpClient(),

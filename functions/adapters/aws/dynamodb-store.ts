@@ -1,4 +1,5 @@
 import {
+  BatchGetCommand,
   BatchWriteCommand,
   DeleteCommand,
   GetCommand,
@@ -24,6 +25,8 @@ import { PARTITION_KEY, SORT_KEY } from './table';
 export const MAX_ITEM_JSON_BYTES = 390 * 1024;
 /** Requests per BatchWriteItem call (DynamoDB's limit). */
 export const BATCH_WRITE_CHUNK = 25;
+/** Keys per BatchGetItem call (DynamoDB's limit). */
+export const BATCH_GET_CHUNK = 100;
 /** BatchWriteItem calls in flight at once within one `batchWrite`. */
 export const BATCH_WRITE_CONCURRENCY = 4;
 
@@ -146,7 +149,8 @@ export class DynamoDbStore implements Store {
 
   async query(pk: string, options: QueryOptions = {}): Promise<QueryPage> {
     checkKeyPart('pk', pk);
-    const { prefix, limit, cursor, descending } = options;
+    const { prefix, limit, cursor, descending, startAfter } = options;
+    if (cursor !== undefined && startAfter !== undefined) throw new TypeError('query takes a cursor or startAfter, not both');
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
       throw new RangeError(`query limit must be a positive integer, got ${String(limit)}`);
     }
@@ -161,6 +165,7 @@ export class DynamoDbStore implements Store {
         ...(limit !== undefined ? { Limit: limit } : {}),
         ...(descending ? { ScanIndexForward: false } : {}),
         ...(cursor !== undefined ? { ExclusiveStartKey: decodeCursor(cursor, pk, withPrefix ? prefix : undefined) } : {}),
+        ...(startAfter !== undefined ? { ExclusiveStartKey: { [PARTITION_KEY]: pk, [SORT_KEY]: startAfter } } : {}),
       }),
     );
     const page: QueryPage = { items: out.Items ?? [] };
@@ -193,6 +198,31 @@ export class DynamoDbStore implements Store {
       throw new Error(`increment of ${field} did not return a number (got ${typeof value})`);
     }
     return value;
+  }
+
+  async batchGet(keys: Key[]): Promise<Item[]> {
+    const unique = [...new Map(keys.map((k) => [keyId(keyOf(k)), keyOf(k)])).values()];
+    const chunks: Key[][] = [];
+    for (let i = 0; i < unique.length; i += BATCH_GET_CHUNK) chunks.push(unique.slice(i, i + BATCH_GET_CHUNK));
+    const pages = await Promise.all(chunks.map((chunk) => this.getChunk(chunk)));
+    return pages.flat();
+  }
+
+  private async getChunk(chunk: Key[]): Promise<Item[]> {
+    const found: Item[] = [];
+    let pending: Key[] = chunk;
+    for (let attempt = 1; ; attempt++) {
+      const out = await this.client.send(
+        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      found.push(...((out.Responses?.[this.tableName] ?? []) as Item[]));
+      const left = (out.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Key[];
+      if (left.length === 0) return found;
+      if (attempt >= this.retry.maxAttempts) throw new UnprocessedItemsError(left.length, attempt);
+      pending = left;
+      const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+      await sleep(Math.random() * ceiling);
+    }
   }
 
   async batchWrite(puts: (Item & Key)[], deletes: Key[]): Promise<void> {

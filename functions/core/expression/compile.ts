@@ -10,7 +10,7 @@ import type { ObjectExpression, Property } from '@jsep-plugin/object';
 import type { SpreadElement } from '@jsep-plugin/spread';
 import type { TemplateLiteral } from '@jsep-plugin/template';
 import { BUILTIN_FUNCTIONS, BUILTIN_NAMESPACES } from './builtins';
-import { EvaluationFault, ExpressionEvaluationError, ExpressionSyntaxError, fault, messageOf } from './errors';
+import { EvaluationFault, ExpressionEvaluationError, ExpressionSyntaxError, fault, messageOf, quoted } from './errors';
 import { MAX_DEPTH } from './limits';
 import { findMethod } from './methods';
 import { BINARY_OPERATORS, UNARY_OPERATORS } from './operators';
@@ -41,6 +41,8 @@ export interface CompiledTree {
 }
 
 /** Returned inside a member/call chain when an optional link (?.) meets null or undefined. */
+const TOO_DEEP = `Nesting more than ${MAX_DEPTH} levels deep (brackets, calls or a chain of operators) is not allowed`;
+
 const SHORT: unique symbol = Symbol('optional chain short-circuit');
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
@@ -54,7 +56,7 @@ export function compileTree(ast: AstNode, text: ExpressionText): CompiledTree {
   } catch (err) {
     if (err instanceof ExpressionSyntaxError) throw err;
     const reason = err instanceof RangeError ? 'Nesting is too deep' : messageOf(err);
-    throw new ExpressionSyntaxError(`${reason} in expression \`${text.shown}\``, text.source, { cause: err });
+    throw new ExpressionSyntaxError(`${reason} in expression ${quoted(text.shown)}`, text.source, { cause: err });
   }
 }
 
@@ -65,11 +67,11 @@ class Compiler {
   constructor(private readonly text: ExpressionText) {}
 
   private fail(reason: string): never {
-    throw new ExpressionSyntaxError(`${reason} in expression \`${this.text.shown}\``, this.text.source);
+    throw new ExpressionSyntaxError(`${reason} in expression ${quoted(this.text.shown)}`, this.text.source);
   }
 
   expression(node: AstNode, lex: Lexical | undefined, depth: number): Evaluator {
-    if (depth > MAX_DEPTH) this.fail(`Nesting deeper than ${MAX_DEPTH} levels is not allowed`);
+    if (depth > MAX_DEPTH) this.fail(TOO_DEEP);
     this.cost++;
     switch (node.type) {
       case 'Literal': {
@@ -132,7 +134,7 @@ class Compiler {
   /** The object of a member access or the callee of a call: stays in the chain. */
   private chainPart(node: AstNode, lex: Lexical | undefined, depth: number): Evaluator {
     if (node.type !== 'MemberExpression' && node.type !== 'CallExpression') return this.expression(node, lex, depth);
-    if (depth > MAX_DEPTH) this.fail(`Nesting deeper than ${MAX_DEPTH} levels is not allowed`);
+    if (depth > MAX_DEPTH) this.fail(TOO_DEEP);
     this.cost++;
     return this.link(node, lex, depth);
   }
@@ -214,7 +216,7 @@ class Compiler {
     if (callee.type !== 'MemberExpression') {
       return this.fail('Only functions and methods can be called, e.g. contextField(...) or list.map(...)');
     }
-    if (depth + 1 > MAX_DEPTH) this.fail(`Nesting deeper than ${MAX_DEPTH} levels is not allowed`);
+    if (depth + 1 > MAX_DEPTH) this.fail(TOO_DEEP);
     this.cost++;
     const member = callee as jsep.MemberExpression;
     const optionalMember = member.optional === true;
@@ -301,7 +303,7 @@ class Compiler {
 
   /** An arrow function argument: becomes a function only while the call runs, never a value. */
   private arrow(node: ArrowExpression, lex: Lexical | undefined, depth: number): Evaluator {
-    if (depth > MAX_DEPTH) this.fail(`Nesting deeper than ${MAX_DEPTH} levels is not allowed`);
+    if (depth > MAX_DEPTH) this.fail(TOO_DEEP);
     if (node.async) this.fail('Async arrow functions are not supported');
     const names = (node.params ?? []).map((param) =>
       param.type === 'Identifier' ? (param as jsep.Identifier).name : this.fail('Arrow function parameters must be plain names'),

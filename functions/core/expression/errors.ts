@@ -23,11 +23,16 @@ export class ExpressionEvaluationError extends Error {
   /** What happened, e.g. "Index 3 is past the end of an array of length 1". */
   readonly reason: string;
   constructor(reason: string, source: string, shown: string, options?: ErrorOptions) {
-    super(`${reason} in expression \`${shown}\``, options);
+    super(`${reason} in expression ${quoted(shown)}`, options);
     this.name = 'ExpressionEvaluationError';
     this.source = source;
     this.reason = reason;
   }
+}
+
+/** The expression text in backticks for a message, shortened when very long. */
+export function quoted(shown: string): string {
+  return `\`${shown.length > 500 ? `${shown.slice(0, 500)}…` : shown}\``;
 }
 
 /**

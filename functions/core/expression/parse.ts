@@ -7,7 +7,7 @@ import jsepArrow from '@jsep-plugin/arrow';
 import jsepObject from '@jsep-plugin/object';
 import jsepSpread from '@jsep-plugin/spread';
 import jsepTemplate from '@jsep-plugin/template';
-import { ExpressionSyntaxError, messageOf } from './errors';
+import { ExpressionSyntaxError, messageOf, quoted } from './errors';
 import { MAX_SOURCE_LENGTH } from './limits';
 
 jsep.plugins.register(jsepArrow, jsepObject, jsepTemplate, jsepSpread);
@@ -29,7 +29,7 @@ export interface ExpressionText {
 /** Parses one expression; every failure, including a parser stack overflow on deep nesting, is an ExpressionSyntaxError. */
 export function parse(text: ExpressionText): AstNode {
   const fail = (reason: string, cause?: unknown): never => {
-    throw new ExpressionSyntaxError(`Expression \`${text.shown}\` does not parse: ${reason}`, text.source, { cause });
+    throw new ExpressionSyntaxError(`Expression ${quoted(text.shown)} does not parse: ${reason}`, text.source, { cause });
   };
   if (text.parseText.length > MAX_SOURCE_LENGTH) fail(`it is longer than ${MAX_SOURCE_LENGTH} characters`);
   let ast: AstNode;

@@ -124,7 +124,8 @@ export function checkHostResult(value: unknown, name: string): unknown {
     case 'object':
       if (value === null) return value;
       if (INTRINSICS.has(value) || (!Array.isArray(value) && !isPlainObject(value))) {
-        return fault(`Function ${name} returned ${value instanceof Promise ? 'a Promise' : 'a host object'}; only JSON-like data is allowed`);
+        const what = INTRINSICS.has(value) ? 'a built-in object' : value instanceof Promise ? 'a Promise' : 'a host object';
+        return fault(`Function ${name} returned ${what}; only JSON-like data is allowed`);
       }
       return value;
     default:

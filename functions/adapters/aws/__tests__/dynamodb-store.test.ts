@@ -460,3 +460,33 @@ describe('batchWrite retries UnprocessedItems', () => {
     expect(stats.calls).toBe(8);
   });
 });
+
+describe('batchGet', () => {
+  it('returns the items that exist, across chunks of 100, ignoring absent and repeated keys', async () => {
+    const { store, stop } = await withLocalDynamo();
+    try {
+      const puts = Array.from({ length: 230 }, (_, i) => ({ pk: 'bg', sk: `k${String(i).padStart(3, '0')}`, n: i }));
+      await store.batchWrite(puts, []);
+      const keys = [...puts.map(({ pk, sk }) => ({ pk, sk })), { pk: 'bg', sk: 'absent' }, { pk: 'bg', sk: 'k000' }];
+      const found = await store.batchGet(keys);
+      expect(found).toHaveLength(230);
+      expect(found.map((i) => i.n).sort((a, b) => Number(a) - Number(b))).toEqual(puts.map((p) => p.n));
+      expect(await store.batchGet([])).toEqual([]);
+    } finally {
+      await stop();
+    }
+  });
+});
+
+describe('query startAfter', () => {
+  it('resumes after a given sort key, exclusive, in both directions', async () => {
+    const { store, stop } = await withLocalDynamo();
+    try {
+      await store.batchWrite(['a', 'b', 'c', 'd'].map((sk) => ({ pk: 'sa', sk })), []);
+      expect((await store.query('sa', { startAfter: 'b' })).items.map((i) => i.sk)).toEqual(['c', 'd']);
+      expect((await store.query('sa', { startAfter: 'c', descending: true })).items.map((i) => i.sk)).toEqual(['b', 'a']);
+    } finally {
+      await stop();
+    }
+  });
+});
