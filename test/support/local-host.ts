@@ -11,7 +11,7 @@ export interface TestHost extends LocalHost {
 
 /** Starts the real local host on a free port, with DynamoDB in memory. */
 export async function startTestHost(options: { dataDir?: string } = {}): Promise<TestHost> {
-  const host = await startLocalHost({ port: 0, dataDir: options.dataDir, customers: [CUSTOMER_A, CUSTOMER_B], tableName: `t${Date.now()}` });
+  const host = await startLocalHost({ port: 0, dataDir: options.dataDir, customers: [CUSTOMER_A, CUSTOMER_B], tableName: options.dataDir ? 'experience-graph' : `t${Date.now()}` });
   return {
     ...host,
     async call(method, path, body, headers) {

@@ -3,6 +3,7 @@ import { randomIds, systemClock } from '../../ports/clock';
 import { UndiciHttpClient } from '../http/undici-http-client';
 import { DynamoDbStore } from './dynamodb-store';
 import { EventBridgeBus } from './eventbridge-bus';
+import { S3BlobStore } from './s3-blob-store';
 
 let deps: Deps | undefined;
 
@@ -27,8 +28,16 @@ export function depsFromEnv(): Deps {
         'in its environment (the CDK stack sets it; locally, use the local host instead of depsFromEnv)',
     );
   }
+  const filesBucket = process.env.FILES_BUCKET?.trim();
+  if (!filesBucket) {
+    throw new Error(
+      'FILES_BUCKET is not set: the Lambda function needs the name of the S3 bucket of the data graph files ' +
+        'in its environment (the CDK stack sets it; locally, use the local host instead of depsFromEnv)',
+    );
+  }
   deps = {
     store: new DynamoDbStore({ tableName }),
+    blobStore: new S3BlobStore({ bucketName: filesBucket }),
     eventBus: new EventBridgeBus({ busName: eventBusName }),
     clock: systemClock,
     ids: randomIds,
