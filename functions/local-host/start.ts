@@ -61,7 +61,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   };
   for (const customer of options.customers) await saveCustomer(deps.store, customer);
 
-  const server = createLocalServer(deps, new Authorizer(deps.store, () => deps.clock.now(), 0));
+  const server = createLocalServer(deps, new Authorizer(deps.store, () => deps.clock.now()));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -4,6 +4,7 @@
  * our own wrappers: arguments are converted by values.ts, never by native coercion.
  */
 import { fault, messageOf } from './errors';
+import { refuseCallbacks } from './methods';
 import { ownDataEntries } from './safety';
 import type { EvalContext } from './scope';
 import { describe, INTRINSICS, isPlainObject, toNumber, toStringValue } from './values';
@@ -75,8 +76,21 @@ function parse(ctx: EvalContext, args: readonly unknown[]): unknown {
   }
 }
 
+/** Built-ins take no arrow functions: one would otherwise end up in data. */
+function guarded(entries: [string, Builtin][], prefix = ''): Map<string, Builtin> {
+  return new Map(
+    entries.map(([name, builtin]): [string, Builtin] => [
+      name,
+      (ctx, args) => {
+        refuseCallbacks(prefix + name, args);
+        return builtin(ctx, args);
+      },
+    ]),
+  );
+}
+
 /** Functions callable by bare name, e.g. Number(x). */
-export const BUILTIN_FUNCTIONS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
+export const BUILTIN_FUNCTIONS: ReadonlyMap<string, Builtin> = guarded([
   ['Number', (ctx, args) => (args.length === 0 ? 0 : toNumber(args[0], ctx))],
   ['String', (ctx, args) => (args.length === 0 ? '' : toStringValue(args[0], ctx))],
   ['Boolean', (_ctx, args) => Boolean(args[0])],
@@ -96,32 +110,41 @@ export const BUILTIN_FUNCTIONS: ReadonlyMap<string, Builtin> = new Map<string, B
 ]);
 
 /** Namespaces whose functions are callable as Namespace.name(...). */
-export const BUILTIN_NAMESPACES: ReadonlyMap<string, ReadonlyMap<string, Builtin>> = new Map<string, ReadonlyMap<string, Builtin>>([
+export const BUILTIN_NAMESPACES: ReadonlyMap<string, ReadonlyMap<string, Builtin>> = new Map([
   [
     'Math',
-    new Map<string, Builtin>([
-      ['min', (ctx, args) => extreme(ctx, args, false)],
-      ['max', (ctx, args) => extreme(ctx, args, true)],
-      ['floor', unaryMath(Math.floor)],
-      ['ceil', unaryMath(Math.ceil)],
-      ['round', unaryMath(Math.round)],
-      ['abs', unaryMath(Math.abs)],
-    ]),
+    guarded(
+      [
+        ['min', (ctx, args) => extreme(ctx, args, false)],
+        ['max', (ctx, args) => extreme(ctx, args, true)],
+        ['floor', unaryMath(Math.floor)],
+        ['ceil', unaryMath(Math.ceil)],
+        ['round', unaryMath(Math.round)],
+        ['abs', unaryMath(Math.abs)],
+      ],
+      'Math.',
+    ),
   ],
   [
     'JSON',
-    new Map<string, Builtin>([
-      ['stringify', stringify],
-      ['parse', parse],
-    ]),
+    guarded(
+      [
+        ['stringify', stringify],
+        ['parse', parse],
+      ],
+      'JSON.',
+    ),
   ],
   [
     'Object',
-    new Map<string, Builtin>([
-      ['keys', (ctx, args) => entriesOf(ctx, args[0], 'Object.keys').map((e) => e[0])],
-      ['values', (ctx, args) => entriesOf(ctx, args[0], 'Object.values').map((e) => e[1])],
-      ['entries', (ctx, args) => entriesOf(ctx, args[0], 'Object.entries')],
-    ]),
+    guarded(
+      [
+        ['keys', (ctx, args) => entriesOf(ctx, args[0], 'Object.keys').map((e) => e[0])],
+        ['values', (ctx, args) => entriesOf(ctx, args[0], 'Object.values').map((e) => e[1])],
+        ['entries', (ctx, args) => entriesOf(ctx, args[0], 'Object.entries')],
+      ],
+      'Object.',
+    ),
   ],
-  ['Array', new Map<string, Builtin>([['isArray', (_ctx, args) => Array.isArray(args[0])]])],
+  ['Array', guarded([['isArray', (_ctx, args) => Array.isArray(args[0])]], 'Array.')],
 ]);

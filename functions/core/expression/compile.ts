@@ -214,6 +214,7 @@ class Compiler {
       return (ctx, frame) => callFunction(ctx, name, args(ctx, frame), optionalCall);
     }
     if (callee.type !== 'MemberExpression') {
+      this.expression(callee, lex, depth + 1); // reports a more precise problem inside the callee first
       return this.fail('Only functions and methods can be called, e.g. contextField(...) or list.map(...)');
     }
     if (depth + 1 > MAX_DEPTH) this.fail(TOO_DEEP);

@@ -226,11 +226,38 @@ const booleanMethods: Record<string, Method<boolean>> = {
   toString: (_ctx: EvalContext, b: boolean) => String(b),
 };
 
+/** The argument position of the arrow function each method takes; other methods take none. */
+const CALLBACK_POSITION: Readonly<Record<string, number>> = {
+  map: 0, filter: 0, find: 0, findIndex: 0, some: 0, every: 0, reduce: 0, flatMap: 0, sort: 0, toSorted: 0, replace: 1,
+};
+
+/** An arrow function may only go where a method calls it: anywhere else it would end up in data. */
+export function refuseCallbacks(name: string, args: readonly unknown[], allowedAt = -1): void {
+  for (let i = 0; i < args.length; i++) {
+    if (typeof args[i] === 'function' && i !== allowedAt) fault(`${name} does not take an arrow function as argument ${i + 1}`);
+  }
+}
+
+function table<T>(methods: Record<string, Method<T>>): Map<string, Method<T>> {
+  return new Map(
+    Object.entries(methods).map(([name, method]): [string, Method<T>] => {
+      const allowedAt = Object.prototype.hasOwnProperty.call(CALLBACK_POSITION, name) ? CALLBACK_POSITION[name] : -1;
+      return [
+        name,
+        (ctx, target, args) => {
+          refuseCallbacks(name, args, allowedAt);
+          return method(ctx, target, args);
+        },
+      ];
+    }),
+  );
+}
+
 const tables = {
-  array: new Map(Object.entries(arrayMethods)),
-  string: new Map(Object.entries(stringMethods)),
-  number: new Map(Object.entries(numberMethods)),
-  boolean: new Map(Object.entries(booleanMethods)),
+  array: table(arrayMethods),
+  string: table(stringMethods),
+  number: table(numberMethods),
+  boolean: table(booleanMethods),
 };
 
 /** The method names callable on each kind of value. */

@@ -1,21 +1,28 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-const original = process.env.TABLE_NAME;
+const NAMES = ['TABLE_NAME', 'EVENT_BUS_NAME', 'FILES_BUCKET'] as const;
+const original = Object.fromEntries(NAMES.map((n) => [n, process.env[n]]));
 afterEach(() => {
-  if (original === undefined) delete process.env.TABLE_NAME;
-  else process.env.TABLE_NAME = original;
+  for (const name of NAMES) {
+    if (original[name] === undefined) delete process.env[name];
+    else process.env[name] = original[name];
+  }
   vi.resetModules();
 });
 
 describe('depsFromEnv', () => {
   it('fails fast with a clear message when TABLE_NAME is missing', async () => {
     delete process.env.TABLE_NAME;
+    process.env.EVENT_BUS_NAME = 'graph-events';
+    process.env.FILES_BUCKET = 'graph-files';
     const { depsFromEnv } = await import('../deps-from-env');
     expect(() => depsFromEnv()).toThrow(/TABLE_NAME is not set/);
   });
 
   it('builds the deps once from TABLE_NAME', async () => {
     process.env.TABLE_NAME = 'records-prod';
+    process.env.EVENT_BUS_NAME = 'graph-events';
+    process.env.FILES_BUCKET = 'graph-files';
     const { depsFromEnv } = await import('../deps-from-env');
     const { DynamoDbStore } = await import('../dynamodb-store');
     const { systemClock, randomIds } = await import('../../../ports/clock');

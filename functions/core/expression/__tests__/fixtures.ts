@@ -28,8 +28,10 @@ export const lodashLike = {
       .reduce<unknown>((o, key) => (o === null || o === undefined ? undefined : (o as Record<string, unknown>)[key]), object);
     return value === undefined ? fallback : value;
   },
-  pick: (object: Record<string, unknown>, keys: string[]): Record<string, unknown> =>
-    Object.fromEntries(keys.filter((k) => Object.prototype.hasOwnProperty.call(object, k)).map((k) => [k, object[k]])),
+  pick: (object: unknown, keys: unknown): Record<string, unknown> =>
+    Object.fromEntries(
+      (keys as string[]).filter((k) => Object.prototype.hasOwnProperty.call(object, k)).map((k) => [k, (object as Record<string, unknown>)[k]]),
+    ),
 };
 
 export const scope: ExpressionScope = {
@@ -67,9 +69,8 @@ export function syntaxError(text: string): ExpressionSyntaxError {
 
 /** Compile error or evaluation error, whichever comes first: for escapes that may be refused at either stage. */
 export function refusal(text: string, s: ExpressionScope = scope): ExpressionSyntaxError | ExpressionEvaluationError {
-  let compiled;
   try {
-    compiled = compileExpression(text);
+    compileExpression(text);
   } catch (err) {
     if (err instanceof ExpressionSyntaxError) return err;
     throw err;

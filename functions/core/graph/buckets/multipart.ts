@@ -49,6 +49,7 @@ export function parseUploadedFiles(body: Buffer, contentType: string | undefined
       }
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('error', (err: Error) => fail(`The multipart body cannot be read: ${err.message}`));
       stream.on('end', () => files.push({ filename: info.filename ?? '', bytes: Buffer.concat(chunks) }));
     });
     parser.on('partsLimit', () => fail(`An upload holds at most ${MAX_PARTS} parts`));

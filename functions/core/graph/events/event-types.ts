@@ -4,6 +4,7 @@ import type { GraphEvent, GraphEventType } from '../../../ports/event-bus';
 /** INTERFACE.md "Events": the event types of the data graph, as data. */
 export const GRAPH_EVENT_TYPES = ['DataRecordCreated', 'DataRecordUpdated', 'DataRecordRemoved'] as const satisfies readonly GraphEventType[];
 
+/** Whether a value (a query parameter, say) names one of the event types. */
 export function isGraphEventType(value: unknown): value is GraphEventType {
   return typeof value === 'string' && (GRAPH_EVENT_TYPES as readonly string[]).includes(value);
 }

@@ -66,6 +66,33 @@ export class RecordStore {
     if (removed.length > 0) await this.store.batchWrite([], removed);
   }
 
+  /**
+   * Writes many records at once with batch writes (the import path): index entries first,
+   * then the records (each with its write counter advanced), then stale index entries.
+   * Unconditional: an import is the writer of its records while it runs.
+   */
+  async writeMany(
+    customerCode: string,
+    collectionCode: string,
+    entries: { record: DataRecord; previous: StoredRecord | undefined }[],
+    indexed: readonly string[],
+  ): Promise<void> {
+    const added: (Item & Key)[] = [];
+    const removed: Key[] = [];
+    for (const { record, previous } of entries) {
+      const before = indexKeys(customerCode, collectionCode, previous?.record, indexed);
+      const after = indexKeys(customerCode, collectionCode, record, indexed);
+      for (const [id, key] of after) if (!before.has(id)) added.push(indexItem(key, collectionCode));
+      for (const [id, key] of before) if (!after.has(id)) removed.push(key);
+    }
+    if (added.length > 0) await this.store.batchWrite(added, []);
+    await this.store.batchWrite(
+      entries.map(({ record, previous }) => toRecordItem(customerCode, collectionCode, record, (previous?.version ?? 0) + 1)),
+      [],
+    );
+    if (removed.length > 0) await this.store.batchWrite([], removed);
+  }
+
   /** Removes a record and its index entries; the removed record, or undefined when absent. */
   async remove(customerCode: string, collectionCode: string, id: string, indexed: readonly string[]): Promise<DataRecord | undefined> {
     const old = stored(await this.store.delete(recordKey(customerCode, collectionCode, id)));

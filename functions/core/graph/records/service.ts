@@ -34,6 +34,12 @@ export const MAX_RECORDS_PER_WRITE = 1_000;
 const WRITE_CONCURRENCY = 16;
 const WRITE_ATTEMPTS = 5;
 
+/** A collection ready to receive imported records. */
+export interface ImportTarget {
+  customerCode: string;
+  context: CollectionContext;
+}
+
 /** What a records call needs to know of its collection, read once per call. */
 interface CollectionContext {
   collection: Collection;
@@ -179,6 +185,46 @@ export class RecordService {
     };
     await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, worker));
     return removed;
+  }
+
+  /** The collection as an import target: loaded once per import chunk. */
+  async importTarget(customerCode: string, collectionCode: string): Promise<ImportTarget> {
+    return { customerCode, context: await this.context(customerCode, collectionCode) };
+  }
+
+  /**
+   * Checks one record for an import: its identifier (from `identifierField`, else the
+   * collection's identifier property) and the schema. Answers what would be stored, or the
+   * problems.
+   */
+  checkForImport(target: ImportTarget, raw: Record<string, unknown>, identifierField?: string): { id: string; fields: Record<string, unknown>; problems: string[] } {
+    const ctx = target.context;
+    const idProperty = ctx.collection.dataRecordIdentifierProperty;
+    const source = identifierField && identifierField !== idProperty ? { ...raw, [idProperty]: raw[identifierField] } : raw;
+    const prepared = this.prepare(ctx, source, 'record');
+    return { ...prepared, problems: prepared.problems.map((p) => p.replace(/^record\.?/, '').replace(/^: /, '')) };
+  }
+
+  /** Upserts checked records with batch writes; answers how many were created and updated. */
+  async importRecords(target: ImportTarget, records: { id: string; fields: Record<string, unknown> }[]): Promise<{ created: number; updated: number }> {
+    const { customerCode, context: ctx } = target;
+    const code = ctx.collection.collectionCode;
+    const unique = [...new Map(records.map((r) => [r.id, r])).values()];
+    const existing = await this.records.getMany(customerCode, code, unique.map((r) => r.id));
+    const now = this.clock.now();
+    const entries = unique.map(({ id, fields }) => {
+      const previous = existing.get(id);
+      const record: DataRecord = {
+        ...fields,
+        dataRecordIdentifier: id,
+        '@iat': previous?.record['@iat'] ?? now,
+        '@uat': previous ? Math.max(now, previous.record['@uat'] + 1) : now,
+      };
+      return { record, previous };
+    });
+    await this.records.writeMany(customerCode, code, entries, ctx.indexed);
+    const updated = entries.filter((e) => e.previous).length;
+    return { created: entries.length - updated, updated };
   }
 
   backfillIndex(customerCode: string, collectionCode: string, field: string): Promise<void> {
