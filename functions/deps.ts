@@ -2,6 +2,7 @@ import type { BlobStore } from './ports/blob-store';
 import type { Clock, Ids } from './ports/clock';
 import type { EventBus } from './ports/event-bus';
 import type { HttpClient } from './ports/http-client';
+import type { JobRunner } from './ports/job-runner';
 import type { Store } from './ports/store';
 
 /**
@@ -15,6 +16,8 @@ export interface Deps {
   /** Where record events go once the store's change stream has produced them. */
   eventBus: EventBus;
   httpClient: HttpClient;
+  /** Starts job executions: Step Functions in AWS, the same ASL run in-process locally. */
+  jobRunner: JobRunner;
   clock: Clock;
   ids: Ids;
 }

@@ -19,6 +19,8 @@ export const HANDLERS = [
   'graph-records',
   'graph-buckets',
   'graph-events',
+  'graph-jobs',
+  'triggers',
 ] as const;
 export type HandlerName = (typeof HANDLERS)[number];
 
@@ -90,6 +92,24 @@ export const ROUTES: readonly Route[] = [
     ['POST', '/buckets/{bucketCode}/upload'],
   ]),
   ...graph('graph-events', [['GET', '/events']]),
+  // INTERFACE.md "Job, job definition"; the download and import bodies
+  ...graph('graph-jobs', [
+    ['POST', '/job-definitions'],
+    ['GET', '/job-definitions'],
+    ['GET', '/job-definitions/{jobDefinitionCode}'],
+    ['DELETE', '/job-definitions/{jobDefinitionCode}'],
+    ['POST', '/job-definitions/{jobDefinitionCode}/_execute'],
+    ['POST', '/job-types/{jobType}/_execute'],
+    ['GET', '/jobs'],
+    ['GET', '/jobs/{jobId}'],
+    ['POST', '/buckets/{bucketCode}/files/_download-from-webservice'],
+    ['POST', '/buckets/{bucketCode}/files/_import'],
+  ]),
+  // INTERFACE.md "Trigger creation": at the host root, with the data graph's headers
+  { method: 'POST', path: '/triggers', handler: 'triggers', auth: 'graph' },
+  { method: 'GET', path: '/triggers', handler: 'triggers', auth: 'graph' },
+  { method: 'GET', path: '/triggers/{triggerCode}', handler: 'triggers', auth: 'graph' },
+  { method: 'DELETE', path: '/triggers/{triggerCode}', handler: 'triggers', auth: 'graph' },
 
   // INTERFACE.md "Sample data web service": public and read-only
   { method: 'GET', path: '/api/collections/{collectionCode}', handler: 'sample-data', auth: 'public' },

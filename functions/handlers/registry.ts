@@ -7,7 +7,9 @@ import * as graphRecords from './graph-records';
 import * as graphBuckets from './graph-buckets';
 import * as engineQuery from './engine-query';
 import * as graphEvents from './graph-events';
+import * as graphJobs from './graph-jobs';
 import * as health from './health';
+import * as triggers from './triggers';
 import * as sampleData from './sample-data';
 
 /**
@@ -23,4 +25,6 @@ export const HANDLER_FACTORIES: Record<HandlerName, (deps: Deps) => ApiHandler> 
   'graph-records': graphRecords.create,
   'graph-buckets': graphBuckets.create,
   'graph-events': graphEvents.create,
+  'graph-jobs': graphJobs.create,
+  triggers: triggers.create,
 };

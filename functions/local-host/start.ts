@@ -10,6 +10,11 @@ import { startLocalDynamo } from '../adapters/local/local-dynamo';
 import { LocalStreamStore } from '../adapters/local/local-stream-store';
 import { EventLog } from '../core/graph/events/event-log';
 import { publishStreamRecords } from '../core/graph/events/publish';
+import { LocalStepFunctionsRunner } from '../adapters/local/local-step-functions';
+import { jobServices } from '../core/jobs/services';
+import type { JobTaskDeps } from '../core/jobs/tasks';
+import { stateMachinePaths } from '../state-machines';
+import { startLocalScheduler } from './scheduler';
 import { Authorizer } from '../core/tenancy/authorize';
 import { saveCustomer, type CustomerCredentials } from '../core/tenancy/credentials';
 import type { Deps } from '../deps';
@@ -25,12 +30,16 @@ export interface LocalHostOptions {
   /** Customers whose credentials are registered at start (the bootstrap tenant). */
   customers: CustomerCredentials[];
   tableName?: string;
+  /** Job timings (tests shorten retries and chunks). */
+  jobTuning?: Partial<Pick<JobTaskDeps, 'retry' | 'chunkRecords' | 'transformerDeadlineMs'>>;
 }
 
 export interface LocalHost {
   url: string;
   port: number;
   deps: Deps;
+  /** The local Step Functions: `idle()` waits for every running job. */
+  jobRunner: LocalStepFunctionsRunner;
   /** The local twin of the EventBridge bus: subscribe to receive every data graph event. */
   eventBus: InProcessEventBus;
   stop(): Promise<void>;
@@ -58,7 +67,25 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     httpClient,
     clock: systemClock,
     ids: randomIds,
+    // Set just below: the runner's task handlers are built from these same dependencies.
+    jobRunner: undefined as unknown as LocalStepFunctionsRunner,
   };
+  // Jobs: the shipped ASL files run in process; their tasks are the functions Lambda runs.
+  const jobs = () => jobServices(deps, options.jobTuning);
+  const jobRunner = new LocalStepFunctionsRunner({
+    definitions: stateMachinePaths(),
+    functions: {
+      JobWorkerFunctionArn: (payload) => jobs().tasks.run(payload),
+      ImportWorkerFunctionArn: (payload) => jobs().tasks.run(payload),
+    },
+    fastRetries: options.jobTuning?.retry !== undefined,
+  });
+  deps.jobRunner = jobRunner;
+  // Triggers: the dispatcher behind the EventBridge rule, here on the in-process bus.
+  eventBus.subscribe(async (event) => {
+    await jobs().dispatcher.dispatch(event);
+  });
+  const scheduler = startLocalScheduler(jobs(), () => deps.clock.now());
   for (const customer of options.customers) await saveCustomer(deps.store, customer);
 
   const server = createLocalServer(deps, new Authorizer(deps.store, () => deps.clock.now()));
@@ -75,12 +102,15 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     port,
     deps,
     eventBus,
+    jobRunner,
     stop: () =>
       (stopping ??= (async () => {
+        scheduler.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await jobRunner.stop();
         await httpClient.close();
         await dynamo.stop();
         if (!options.dataDir) await rm(filesRoot, { recursive: true, force: true });

@@ -17,3 +17,8 @@ export const s3Client: S3Client = new S3Client({});
 
 /** The EventBridge client, for the EventBridgeBus (region from the Lambda environment). */
 export const eventBridgeClient: EventBridgeClient = new EventBridgeClient({});
+
+import { SFNClient } from '@aws-sdk/client-sfn';
+
+/** The Step Functions client, for the StepFunctionsRunner (region from the Lambda environment). */
+export const sfnClient: SFNClient = new SFNClient({});

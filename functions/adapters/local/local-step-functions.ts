@@ -375,7 +375,7 @@ export class LocalStepFunctionsRunner implements JobRunner {
         execution = prepared.machine.run(JSON.parse(text) as Json, { overrides: prepared.overrides });
         // The library queues every event of the run until its log is read: drain it, so a
         // long run (thousands of pages) does not hold every state's input in memory.
-        // void drain(execution.eventLogs);
+        void drain(execution.eventLogs);
         return execution.result.then(() => undefined);
       })
       .catch((err: unknown) => this.failed(err, input, prepared))

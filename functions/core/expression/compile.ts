@@ -9,15 +9,24 @@ import type { ArrowExpression } from '@jsep-plugin/arrow';
 import type { ObjectExpression, Property } from '@jsep-plugin/object';
 import type { SpreadElement } from '@jsep-plugin/spread';
 import type { TemplateLiteral } from '@jsep-plugin/template';
-import { BUILTIN_FUNCTIONS, BUILTIN_NAMESPACES } from './builtins';
-import { EvaluationFault, ExpressionEvaluationError, ExpressionSyntaxError, fault, messageOf, quoted } from './errors';
+import {
+  callFunction,
+  callNamespace,
+  hasOwn,
+  invokeMethod,
+  SHORT,
+  spreadIntoList,
+  spreadIntoObject,
+  typeofName,
+  unresolved,
+} from './calls';
+import { ExpressionSyntaxError, fault, messageOf, quoted } from './errors';
 import { MAX_DEPTH } from './limits';
-import { findMethod } from './methods';
 import { BINARY_OPERATORS, UNARY_OPERATORS } from './operators';
 import type { AstNode, ExpressionText } from './parse';
-import { checkHostResult, checkKey, FORBIDDEN_PROPERTIES, ownDataEntries, readProperty, setOwn } from './safety';
-import type { EvalContext, HostFunction } from './scope';
-import { describe, INTRINSICS, isPlainObject, toStringValue } from './values';
+import { checkKey, FORBIDDEN_PROPERTIES, readProperty, setOwn } from './safety';
+import type { EvalContext } from './scope';
+import { toStringValue } from './values';
 
 /** The values of one arrow function call, linked to the frame it was created in. */
 interface Frame {
@@ -40,12 +49,7 @@ export interface CompiledTree {
   readonly cost: number;
 }
 
-/** Returned inside a member/call chain when an optional link (?.) meets null or undefined. */
 const TOO_DEEP = `Nesting more than ${MAX_DEPTH} levels deep (brackets, calls or a chain of operators) is not allowed`;
-
-const SHORT: unique symbol = Symbol('optional chain short-circuit');
-
-const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 /** Compiles a parsed expression. Throws ExpressionSyntaxError. */
 export function compileTree(ast: AstNode, text: ExpressionText): CompiledTree {
@@ -460,118 +464,4 @@ function hasOptionalLink(node: AstNode): boolean {
     }
   }
   return false;
-}
-
-/** A bare identifier that is not a variable: explain what it is instead. */
-function unresolved(ctx: EvalContext, name: string): never {
-  const functions = ctx.functions;
-  const hostValue = functions !== undefined && hasOwn(functions, name) ? functions[name] : undefined;
-  if (typeof hostValue === 'function' || (hostValue === undefined && BUILTIN_FUNCTIONS.has(name))) {
-    fault(`${name} is a function; call it, e.g. ${name}(...)`);
-  }
-  if (hostValue !== undefined || BUILTIN_NAMESPACES.has(name)) fault(`${name} holds functions; call one, e.g. ${name}.name(...)`);
-  return fault(`${name} is not defined`);
-}
-
-function typeofName(ctx: EvalContext, name: string): string {
-  const variables = ctx.variables;
-  if (variables !== undefined && hasOwn(variables, name)) return typeof variables[name];
-  const functions = ctx.functions;
-  if (functions !== undefined && hasOwn(functions, name)) return typeof functions[name] === 'function' ? 'function' : 'object';
-  if (BUILTIN_FUNCTIONS.has(name)) return 'function';
-  if (BUILTIN_NAMESPACES.has(name)) return 'object';
-  return 'undefined';
-}
-
-/** name(...): a host function, else a built-in. */
-function callFunction(ctx: EvalContext, name: string, args: unknown[], optional: boolean): unknown {
-  const functions = ctx.functions;
-  if (functions !== undefined && hasOwn(functions, name)) {
-    const fn = functions[name];
-    if (typeof fn === 'function') return callHost(ctx, name, fn as HostFunction, undefined, args);
-    fault(`${name} is not a function`);
-  }
-  const builtin = BUILTIN_FUNCTIONS.get(name);
-  if (builtin) return builtin(ctx, args);
-  if (optional) return SHORT;
-  const variables = ctx.variables;
-  if (variables !== undefined && hasOwn(variables, name)) fault(`${name} is not a function`);
-  return fault(`Unknown function ${name}`);
-}
-
-/** namespace.name(...): an own function of a host namespace, else a built-in namespace's function. */
-function callNamespace(ctx: EvalContext, namespace: string, name: unknown, args: unknown[], optional: boolean): unknown {
-  const key = checkKey(name);
-  const functions = ctx.functions;
-  if (functions !== undefined && hasOwn(functions, namespace)) {
-    const holder = functions[namespace];
-    if ((typeof holder === 'object' && holder !== null) || typeof holder === 'function') {
-      const descriptor = Object.getOwnPropertyDescriptor(holder, key);
-      if (descriptor !== undefined && typeof descriptor.value === 'function') {
-        return callHost(ctx, `${namespace}.${key}`, descriptor.value as HostFunction, holder, args);
-      }
-    }
-    if (optional) return SHORT;
-    return fault(`Unknown function ${namespace}.${key}`);
-  }
-  const builtins = BUILTIN_NAMESPACES.get(namespace);
-  if (builtins) {
-    const builtin = typeof key === 'string' ? builtins.get(key) : undefined;
-    if (builtin) return builtin(ctx, args);
-    if (optional) return SHORT;
-    return fault(`Unknown function ${namespace}.${key}`);
-  }
-  return fault(`${namespace} is not defined`);
-}
-
-/** receiver.name(...): a whitelisted method of an array, string, number or boolean. */
-function invokeMethod(ctx: EvalContext, receiver: unknown, name: unknown, args: unknown[], optional: boolean): unknown {
-  if (receiver === null || receiver === undefined) {
-    return fault(`Cannot read property '${typeof name === 'string' || typeof name === 'number' ? name : describe(name)}' of ${receiver}`);
-  }
-  const key = checkKey(name);
-  const method = typeof key === 'string' && !INTRINSICS.has(receiver) ? findMethod(receiver, key) : undefined;
-  if (method === undefined) {
-    if (optional) return SHORT;
-    return fault(`Method ${key} is not allowed on ${describe(receiver)}`);
-  }
-  return method(ctx, receiver as never, args);
-}
-
-/** Calls a host function; whatever it throws becomes an evaluation failure carrying its message. */
-function callHost(ctx: EvalContext, name: string, fn: HostFunction, self: unknown, args: unknown[]): unknown {
-  ctx.charge(1);
-  let result: unknown;
-  try {
-    result = Reflect.apply(fn, self, args);
-  } catch (err) {
-    if (err instanceof EvaluationFault || err instanceof ExpressionEvaluationError) throw err;
-    return fault(`${name} failed: ${messageOf(err)}`, err);
-  }
-  return checkHostResult(result, name);
-}
-
-function spreadIntoList(ctx: EvalContext, out: unknown[], value: unknown): void {
-  if (typeof value === 'string') {
-    ctx.charge(value.length);
-    for (const ch of value) out.push(ch);
-    return;
-  }
-  if (!Array.isArray(value) || INTRINSICS.has(value)) fault(`Cannot spread ${describe(value)} into a list; only arrays and strings can be`);
-  ctx.charge(value.length);
-  for (let i = 0; i < value.length; i++) out.push(value[i]);
-}
-
-function spreadIntoObject(ctx: EvalContext, out: Record<string, unknown>, value: unknown): void {
-  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return;
-  if (typeof value === 'string' || (Array.isArray(value) && !INTRINSICS.has(value))) {
-    const list = value as string | readonly unknown[];
-    ctx.charge(list.length);
-    for (let i = 0; i < list.length; i++) out[String(i)] = list[i];
-    return;
-  }
-  if (!isPlainObject(value)) fault(`Cannot spread ${describe(value)} into an object`);
-  const entries = ownDataEntries(value);
-  ctx.charge(entries.length);
-  for (const [key, v] of entries) setOwn(out, key, v);
 }

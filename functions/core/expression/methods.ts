@@ -36,39 +36,39 @@ function copy(ctx: EvalContext, array: readonly unknown[]): unknown[] {
 }
 
 const arrayMethods: Record<string, Method<readonly unknown[]>> = {
-  map(ctx, a, args) {
+  map(_ctx, a, args) {
     const fn = callbackArg(args, 0, 'map');
     const out = new Array<unknown>(a.length);
     for (let i = 0; i < a.length; i++) out[i] = fn(a[i], i, a);
     return out;
   },
-  filter(ctx, a, args) {
+  filter(_ctx, a, args) {
     const fn = callbackArg(args, 0, 'filter');
     const out: unknown[] = [];
     for (let i = 0; i < a.length; i++) if (fn(a[i], i, a)) out.push(a[i]);
     return out;
   },
-  find(ctx, a, args) {
+  find(_ctx, a, args) {
     const fn = callbackArg(args, 0, 'find');
     for (let i = 0; i < a.length; i++) if (fn(a[i], i, a)) return a[i];
     return undefined;
   },
-  findIndex(ctx, a, args) {
+  findIndex(_ctx, a, args) {
     const fn = callbackArg(args, 0, 'findIndex');
     for (let i = 0; i < a.length; i++) if (fn(a[i], i, a)) return i;
     return -1;
   },
-  some(ctx, a, args) {
+  some(_ctx, a, args) {
     const fn = callbackArg(args, 0, 'some');
     for (let i = 0; i < a.length; i++) if (fn(a[i], i, a)) return true;
     return false;
   },
-  every(ctx, a, args) {
+  every(_ctx, a, args) {
     const fn = callbackArg(args, 0, 'every');
     for (let i = 0; i < a.length; i++) if (!fn(a[i], i, a)) return false;
     return true;
   },
-  reduce(ctx, a, args) {
+  reduce(_ctx, a, args) {
     const fn = callbackArg(args, 0, 'reduce');
     let i = 0;
     let acc: unknown;

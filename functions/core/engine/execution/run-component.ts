@@ -19,10 +19,7 @@ export interface RunScope {
  * Never throws: every failure becomes FAILED with the failure's message.
  */
 export async function runComponent(component: CompiledComponent, run: RunScope): Promise<ComponentResult> {
-  const functions = {
-    contextField: (name: unknown) => run.context[String(name)],
-    componentResponse: (code: unknown) => run.responseOf(String(code)),
-  };
+  const functions = queryFunctions(run);
   try {
     const base: ExpressionScope = { functions };
     if (component.trigger && !component.trigger.evaluate(base)) return skipped();
@@ -36,4 +33,18 @@ export async function runComponent(component: CompiledComponent, run: RunScope):
   } catch (err) {
     return failed(err instanceof Error ? err.message : String(err));
   }
+}
+
+/** INTERFACE.md "Component" rules 4-5: `contextField(name)` and `componentResponse(code)`. */
+export function queryFunctions(run: Pick<RunScope, 'context' | 'responseOf'>) {
+  return {
+    contextField: (name: unknown) => readContextField(run.context, name),
+    componentResponse: (code: unknown) => run.responseOf(String(code)),
+  };
+}
+
+/** `contextField(name)`: only the context's own fields, never what its prototype carries. */
+export function readContextField(context: Record<string, unknown>, name: unknown): unknown {
+  const field = String(name);
+  return Object.hasOwn(context, field) ? context[field] : undefined;
 }

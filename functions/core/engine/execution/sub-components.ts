@@ -1,7 +1,7 @@
 import type { HttpClient } from '../../../ports/http-client';
 import type { CompiledConfig, CompiledComponent } from '../config/compile';
 import type { Limiter } from './limiter';
-import { runComponent } from './run-component';
+import { queryFunctions, runComponent } from './run-component';
 import { failed, type ComponentResult } from './result';
 
 /** Sub components of sub components are processed this deep, no deeper (a component may list itself). */
@@ -40,10 +40,7 @@ export async function withSubComponents(
 async function expandRecord(parent: CompiledComponent, record: unknown, run: SubComponentRun, depth: number): Promise<unknown> {
   if (!isRecord(record)) return record;
   const copy: Record<string, unknown> = { ...record };
-  const functions = {
-    contextField: (name: unknown) => run.context[String(name)],
-    componentResponse: (code: unknown) => run.responseOf(String(code)),
-  };
+  const functions = queryFunctions(run);
   await Promise.all(
     parent.subComponents.map(async (entry) => {
       let value: unknown;

@@ -54,11 +54,8 @@ function assertJsonLike(root: unknown): void {
   }
 }
 
-let slowest = 0;
-
 /** The property: syntax error, evaluation error, or JSON-like data; nothing else. */
 function checkText(text: string): void {
-  const started = performance.now();
   let compiled;
   try {
     compiled = compileExpression(text);
@@ -70,8 +67,6 @@ function checkText(text: string): void {
     assertJsonLike(compiled.evaluate(fuzzScope));
   } catch (err) {
     if (!(err instanceof ExpressionEvaluationError)) throw new Error(`evaluating ${JSON.stringify(text)} threw ${String(err)}`);
-  } finally {
-    slowest = Math.max(slowest, performance.now() - started);
   }
 }
 
@@ -133,7 +128,6 @@ describe('fuzz: compiling and evaluating never escapes the two expression errors
   afterAll(() => {
     expect(Object.getOwnPropertyNames(Object.prototype)).toEqual(Object.getOwnPropertyNames(Object.getPrototypeOf({})));
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(slowest).toBeLessThan(2_000);
   });
 
   it('arbitrary strings', () => {

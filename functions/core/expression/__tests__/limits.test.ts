@@ -5,13 +5,11 @@ import { evaluationError, movies, scope, syntaxError } from './fixtures';
 const TEN_MIB = DEFAULT_LIMITS.maxStringLength;
 
 describe('the step budget stops runaway evaluation', () => {
-  it('nested map over large lists stops with an evaluation error, quickly', () => {
-    const started = performance.now();
+  it('nested map over large lists stops with an evaluation error (the step budget, not a clock)', () => {
     const error = evaluationError(
       "'x'.padEnd(1000).split('').map(a => 'x'.padEnd(1000).split('').map(b => 'x'.padEnd(1000).split('').map(c => [a, b, c])))",
     );
     expect(error.reason).toBe(`Evaluation exceeded the budget of ${DEFAULT_LIMITS.maxSteps} steps`);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('doubling a shared structure and then serialising it is stopped by the budget', () => {
@@ -95,28 +93,8 @@ describe('deep nesting', () => {
   });
 });
 
-describe('performance: compile once, evaluate many times', () => {
-  const perEvaluation = (text: string, s: ExpressionScope) => {
-    const compiled = compileExpression(text);
-    for (let i = 0; i < 20_000; i++) compiled.evaluate(s); // warm up
-    const n = 200_000;
-    const started = performance.now();
-    for (let i = 0; i < n; i++) compiled.evaluate(s);
-    return ((performance.now() - started) * 1000) / n; // microseconds
-  };
-
-  it('response.length > 0 evaluates in about a microsecond or less', () => {
-    expect(perEvaluation('response.length > 0', scope)).toBeLessThan(2);
-  });
-
-  it('a template literal evaluates in about a microsecond or less', () => {
-    expect(perEvaluation("`/movies/${contextField('id')}`", scope)).toBeLessThan(2);
-  });
-
-  it('a validity expression over the first record evaluates in about a microsecond or less', () => {
-    expect(perEvaluation("response.length > 0 && response[0].id == contextField('id')", scope)).toBeLessThan(2);
-  });
-
+// Speed is measured by `npm run bench` (bench/suites/expression.ts), never asserted in a test.
+describe('compile once, evaluate many times', () => {
   it('evaluating a failing expression is an ExpressionEvaluationError each time, not a crash', () => {
     const compiled = compileExpression('response[10].id');
     for (let i = 0; i < 1000; i++) expect(() => compiled.evaluate(scope)).toThrow(ExpressionEvaluationError);

@@ -3,7 +3,7 @@ import type { RecordService } from '../../graph/records/service';
 import type { ImportParams } from '../model';
 import { ERRORS_SUFFIX, moveFile, readFile, type ImportFiles } from './files';
 import { parseFile, UnparseableFileError, type ParsedItem } from './parse';
-import type { TransformerSandbox } from './sandbox';
+import type { PreparedTransformers } from './sandbox';
 
 /** One problem line of a file's error file. */
 export interface ImportError {
@@ -37,7 +37,7 @@ const BATCH = 500;
 export interface ChunkContext extends ImportFiles {
   records: RecordService;
   /** Transformers run here; undefined when the import has none. */
-  sandbox?: TransformerSandbox;
+  sandbox?: PreparedTransformers;
   /** Records one invocation handles before handing back (keeps each task far from Lambda's limit). */
   chunkRecords: number;
 }
