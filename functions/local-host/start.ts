@@ -57,7 +57,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const dynamoStore = new DynamoDbStore({ tableName, client: dynamo.client });
   const eventBus = new InProcessEventBus();
   const eventLog = new EventLog(dynamoStore, { now: () => systemClock.now() });
-  eventBus.subscribe((e) => eventLog.record(e));
+  eventBus.subscribeMany((events) => eventLog.recordMany(events));
   // Bucket files under `<dataDir>/files`; without a data folder (tests), a temp folder removed on stop.
   const filesRoot = options.dataDir ? join(options.dataDir, 'files') : await mkdtemp(join(tmpdir(), 'experience-graph-files-'));
   const deps: Deps = {

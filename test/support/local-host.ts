@@ -1,4 +1,4 @@
-import { startLocalHost, type LocalHost } from '../../functions/local-host/start';
+import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../functions/local-host/start';
 
 /** Two customers, so every test can check tenant isolation. */
 export const CUSTOMER_A = { customerCode: 'acme', engineToken: 'acme-engine-token', apiKey: 'acme-api-key' };
@@ -10,8 +10,8 @@ export interface TestHost extends LocalHost {
 }
 
 /** Starts the real local host on a free port, with DynamoDB in memory. */
-export async function startTestHost(options: { dataDir?: string } = {}): Promise<TestHost> {
-  const host = await startLocalHost({ port: 0, dataDir: options.dataDir, customers: [CUSTOMER_A, CUSTOMER_B], tableName: options.dataDir ? 'experience-graph' : `t${Date.now()}` });
+export async function startTestHost(options: { dataDir?: string; jobTuning?: LocalHostOptions['jobTuning'] } = {}): Promise<TestHost> {
+  const host = await startLocalHost({ port: 0, dataDir: options.dataDir, jobTuning: options.jobTuning, customers: [CUSTOMER_A, CUSTOMER_B], tableName: options.dataDir ? 'experience-graph' : `t${Date.now()}` });
   return {
     ...host,
     async call(method, path, body, headers) {
@@ -38,4 +38,17 @@ export function engineHeaders(customer: { customerCode: string; engineToken: str
 
 export function graphHeaders(customer: { customerCode: string; apiKey: string }): Record<string, string> {
   return { 'content-type': 'application/json', authorization: `Bearer ${customer.apiKey}`, 'x-customer-code': customer.customerCode };
+}
+
+/** Job timings for tests: retries without waiting, small import chunks (several per file). */
+export const FAST_JOBS: LocalHostOptions['jobTuning'] = {
+  retry: { attempts: 3, baseDelayMs: 0, maxDelayMs: 0, sleep: async () => {} },
+  chunkRecords: 1_000,
+};
+
+/** Polls a job until it ends (the local Step Functions run it in the background). */
+export async function waitForJob(host: TestHost, jobId: string, headers: Record<string, string>): Promise<any> {
+  await host.jobRunner.idle();
+  const res = await host.call('GET', `/_api/v1/jobs/${jobId}`, undefined, headers);
+  return res.body;
 }

@@ -10,21 +10,30 @@ export type EventSubscriber = (event: GraphEvent) => Promise<void>;
  * not stop another.
  */
 export class InProcessEventBus implements EventBus {
-  private readonly subscribers: EventSubscriber[] = [];
+  private readonly subscribers: ((events: GraphEvent[]) => Promise<void>)[] = [];
 
+  /** One event at a time, in order. */
   subscribe(subscriber: EventSubscriber): void {
-    this.subscribers.push(subscriber);
+    this.subscribers.push(async (events) => {
+      for (const event of events) await deliver(() => subscriber(event), event.id);
+    });
+  }
+
+  /** The events of each publish together (for subscribers that write in batches, like the event log). */
+  subscribeMany(subscriber: (events: GraphEvent[]) => Promise<void>): void {
+    this.subscribers.push((events) => deliver(() => subscriber(events), events[0]?.id));
   }
 
   async publish(events: GraphEvent[]): Promise<void> {
-    for (const event of events) {
-      for (const subscriber of this.subscribers) {
-        try {
-          await subscriber(event);
-        } catch (err) {
-          console.error(JSON.stringify({ level: 'ERROR', message: 'event subscriber failed', eventId: event.id, error: String(err) }));
-        }
-      }
-    }
+    if (events.length === 0) return;
+    for (const subscriber of this.subscribers) await subscriber(events);
+  }
+}
+
+async function deliver(send: () => Promise<void>, eventId: string | undefined): Promise<void> {
+  try {
+    await send();
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'ERROR', message: 'event subscriber failed', eventId, error: String(err) }));
   }
 }

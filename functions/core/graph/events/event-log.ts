@@ -9,7 +9,7 @@ export const EVENT_LOG_RETENTION_SECONDS = 7 * 24 * 60 * 60;
 /** The attribute holding the expiry (epoch seconds): the table's DynamoDB TTL attribute. */
 export const EVENT_LOG_TTL_ATTRIBUTE = 'ttl';
 /** Every how many recorded events of a customer the log is trimmed to `keep`. */
-export const EVENT_LOG_TRIM_EVERY = 100;
+export const EVENT_LOG_TRIM_EVERY = 500;
 export const EVENT_LIST_DEFAULT_LIMIT = 100;
 export const EVENT_LIST_MAX_LIMIT = 1000;
 
@@ -62,8 +62,31 @@ export class EventLog {
    * redelivery carries) is not recorded again.
    */
   async record(event: GraphEvent): Promise<void> {
+    const item = this.itemOf(event);
+    try {
+      await this.store.put(item, { ifNotExists: true });
+    } catch (err) {
+      if ((err as { isConditionFailed?: boolean } | null)?.isConditionFailed) return;
+      throw err;
+    }
+    await this.counted(event.data.customerCode, 1);
+  }
+
+  /**
+   * Records many events with batch writes (the local bus hands them over together). A
+   * redelivered event rewrites its own item, so the log still holds it once.
+   */
+  async recordMany(events: GraphEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.store.batchWrite(events.map((event) => this.itemOf(event)), []);
+    const perCustomer = new Map<string, number>();
+    for (const event of events) perCustomer.set(event.data.customerCode, (perCustomer.get(event.data.customerCode) ?? 0) + 1);
+    for (const [customerCode, count] of perCustomer) await this.counted(customerCode, count);
+  }
+
+  private itemOf(event: GraphEvent): Item & Key {
     const { customerCode, dataCollectionCode } = event.data;
-    const item: Item & Key = {
+    return {
       pk: partition(customerCode),
       sk: `${event.time}#${event.id}`,
       kind: 'event',
@@ -73,14 +96,12 @@ export class EventLog {
       event,
       [EVENT_LOG_TTL_ATTRIBUTE]: Math.floor(this.now() / 1000) + EVENT_LOG_RETENTION_SECONDS,
     };
-    try {
-      await this.store.put(item, { ifNotExists: true });
-    } catch (err) {
-      if ((err as { isConditionFailed?: boolean } | null)?.isConditionFailed) return;
-      throw err;
-    }
-    const recorded = await this.store.increment(counterKey(customerCode), 'recorded');
-    if (recorded % this.trimEvery === 0) await this.trim(customerCode);
+  }
+
+  /** Counts recorded events and trims each time the count crosses a multiple of `trimEvery`. */
+  private async counted(customerCode: string, count: number): Promise<void> {
+    const recorded = await this.store.increment(counterKey(customerCode), 'recorded', count);
+    if (Math.floor(recorded / this.trimEvery) !== Math.floor((recorded - count) / this.trimEvery)) await this.trim(customerCode);
   }
 
   /** The customer's newest events first, optionally of one collection and one type. */

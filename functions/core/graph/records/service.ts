@@ -285,7 +285,9 @@ export class RecordService {
     } else {
       Object.assign(fields, input);
     }
-    problems.push(...ctx.validate(fields).map((p) => `${at}.${p.field}: ${p.message}`));
+    // A missing identifier is said once, not again as a missing required field.
+    const schemaProblems = ctx.validate(fields).filter((p) => id !== undefined || p.field !== idProperty);
+    problems.push(...schemaProblems.map((p) => `${at}.${p.field}: ${p.message}`));
     return { id: id ?? '', fields, problems };
   }
 

@@ -137,7 +137,7 @@ describe('EventLog', () => {
     expect((await dynamo.store.query(`EVENTS#${other}`)).items).toHaveLength(3);
   });
 
-  it('trims the default way: 1000 kept, checked every 100th record', async () => {
+  it('trims the default way: 1000 kept, checked each time the count passes a multiple of 500', async () => {
     const log = new EventLog(dynamo.store);
     const c = freshCustomer();
     // 1050 old events already there, as if recorded by another process.
@@ -146,7 +146,7 @@ describe('EventLog', () => {
       return { pk: `EVENTS#${c}`, sk: `${e.time}#${e.id}`, kind: 'event', customerCode: c, collectionCode: 'movies', type: e.type, event: e, ttl: 4e9 };
     });
     await dynamo.store.batchWrite(items, []);
-    await dynamo.store.increment({ pk: `EVENTS-COUNT#${c}`, sk: 'COUNT' }, 'recorded', 98);
+    await dynamo.store.increment({ pk: `EVENTS-COUNT#${c}`, sk: 'COUNT' }, 'recorded', 498);
     await log.record(event(c, 5000));
     expect((await dynamo.store.query(`EVENTS#${c}`)).items.length).toBe(1051);
     await log.record(event(c, 5001));
@@ -160,5 +160,17 @@ describe('EventLog', () => {
       cursor = p.cursor;
     } while (cursor);
     expect(count).toBe(1000);
+  });
+
+  it('recordMany writes events in batches and trims when the count passes a multiple of trimEvery', async () => {
+    const log = new EventLog(dynamo.store, { keep: 10, trimEvery: 5 });
+    const c = freshCustomer();
+    await log.recordMany(Array.from({ length: 4 }, (_, i) => event(c, i)));
+    expect((await log.list(c, { limit: 100 })).length).toBe(4);
+    await log.recordMany(Array.from({ length: 12 }, (_, i) => event(c, 10 + i)));
+    expect((await dynamo.store.query(`EVENTS#${c}`)).items.length).toBe(10);
+    // A redelivered batch leaves each event once.
+    await log.recordMany([event(c, 21)]);
+    expect((await log.list(c, { limit: 100 })).filter((e) => e.id === event(c, 21).id)).toHaveLength(1);
   });
 });

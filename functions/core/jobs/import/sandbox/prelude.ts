@@ -3,8 +3,8 @@
  * as the global `_`. It hides and freezes everything a transformer could reach and returns
  * `makeRunner(...compiledTransformers)`, which the worker calls once per prepared set.
  *
- * It is plain ES2020 text (not TypeScript) because it never runs on the host. `__LIMITS__` is
- * replaced with a JSON object ({stackKiB, memoryMiB}) used only in error messages.
+ * It is plain ES2020 text (not TypeScript) because it never runs on the host. It is called as
+ * (globalThis, {stackKiB, memoryMiB}); the limits are used only in error messages.
  */
 export const SANDBOX_PRELUDE = String.raw`(function (global, limits) {
   'use strict';
@@ -15,8 +15,87 @@ export const SANDBOX_PRELUDE = String.raw`(function (global, limits) {
   Object.defineProperty(global, '_', { value: lodash, writable: false, enumerable: false, configurable: false });
 
   var freeze = Object.freeze, getProto = Object.getPrototypeOf, ownKeys = Reflect.ownKeys;
-  var getDesc = Object.getOwnPropertyDescriptor, isArray = Array.isArray, OP = Object.prototype;
+  var getDesc = Object.getOwnPropertyDescriptor, defineProperty = Object.defineProperty;
+  var isArray = Array.isArray, OP = Object.prototype, hasOwn = Object.prototype.hasOwnProperty;
   var parse = JSON.parse, stringify = JSON.stringify, objectTag = Object.prototype.toString;
+
+  // Fast paths for the hottest lodash calls, used only for the simple case (a plain object and
+  // a single plain key, as lodash's own isKey /^\w*$/ decides) and reproducing lodash's steps
+  // for it (banned keys, SameValueZero assignValue, 'in' for pick); anything else goes to lodash.
+  var plainKey = /^\w*$/;
+  var lodashGet = lodash.get, lodashSet = lodash.set, lodashHas = lodash.has, lodashPick = lodash.pick;
+  function isPlainRecord(o) {
+    if (o === null || typeof o !== 'object' || isArray(o)) return false;
+    var p = getProto(o);
+    return p === OP || p === null;
+  }
+  var simpleKeys = new Map();
+  function isSimpleKey(k) {
+    if (typeof k !== 'string') return false;
+    var known = simpleKeys.get(k);
+    if (known === undefined) {
+      known = plainKey.test(k);
+      if (simpleKeys.size < 10000) simpleKeys.set(k, known);
+    }
+    return known;
+  }
+  function isBannedKey(k) { return k === '__proto__' || k === 'constructor' || k === 'prototype'; }
+  function sameValueZero(a, b) { return a === b || (a !== a && b !== b); }
+  function assignValue(object, key, value) {
+    if (!(hasOwn.call(object, key) && sameValueZero(object[key], value)) || (value === undefined && !(key in object))) {
+      object[key] = value;
+    }
+  }
+  lodash.get = function get(object, path, defaultValue) {
+    if (!isPlainRecord(object) || !isSimpleKey(path)) return lodashGet.apply(lodash, arguments);
+    var result = object[path];
+    return result === undefined ? defaultValue : result;
+  };
+  lodash.set = function set(object, path, value) {
+    if (arguments.length !== 3 || !isPlainRecord(object) || !isSimpleKey(path)) return lodashSet.apply(lodash, arguments);
+    if (!isBannedKey(path)) assignValue(object, path, value);
+    return object;
+  };
+  lodash.has = function has(object, path) {
+    if (!isPlainRecord(object) || !isSimpleKey(path)) return lodashHas.apply(lodash, arguments);
+    return hasOwn.call(object, path);
+  };
+  lodash.pick = function pick(object, paths) {
+    if (arguments.length !== 2 || !isPlainRecord(object) || !isArray(paths)) return lodashPick.apply(lodash, arguments);
+    for (var i = 0; i < paths.length; i++) if (!isSimpleKey(paths[i])) return lodashPick.apply(lodash, arguments);
+    var result = {};
+    for (var j = 0; j < paths.length; j++) {
+      var key = paths[j], value = object[key];
+      if (key in object && !isBannedKey(key)) assignValue(result, key, value);
+    }
+    return result;
+  };
+
+  // Frozen prototypes make 'obj.toString = x' fail (the "override mistake"); as SES does, turn
+  // their data properties into accessors whose setter defines an own property on the receiver.
+  function tameOverrides(proto) {
+    var keys = ownKeys(proto);
+    for (var i = 0; i < keys.length; i++) {
+      var desc = getDesc(proto, keys[i]);
+      if (!('value' in desc) || !desc.configurable) continue;
+      (function (key, value) {
+        defineProperty(proto, key, {
+          get: function () { return value; },
+          set: function (v) {
+            if (this === proto) throw new TypeError('Cannot assign to read only property ' + String(key));
+            defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true });
+          },
+          enumerable: desc.enumerable,
+          configurable: false,
+        });
+      })(keys[i], desc.value);
+    }
+  }
+  // Only the prototypes records and errors inherit from: taming Array/Function.prototype would
+  // put a getter call on every push/call.
+  tameOverrides(Object.prototype);
+  ['Error', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'InternalError', 'AggregateError']
+    .forEach(function (name) { if (typeof global[name] === 'function') tameOverrides(global[name].prototype); });
 
   // Freeze every object reachable from the roots (own properties, accessors, prototypes), so a
   // transformer cannot change a built-in, lodash or the global object for the records after it.
@@ -85,7 +164,6 @@ export const SANDBOX_PRELUDE = String.raw`(function (global, limits) {
       return 'threw a value that cannot be described';
     }
   }
-  function failure(message) { return stringify({ ok: false, error: clip(message) }); }
 
   return function makeRunner() {
     var fns = [];
@@ -94,41 +172,89 @@ export const SANDBOX_PRELUDE = String.raw`(function (global, limits) {
       fns.push(arguments[a]);
     }
     var n = fns.length;
-    var done = [];
+    var values = [];
+    var errors = {};
+    var completed = 0;
 
-    function runOne(line) {
-      var k = -1;
+    // Returns the record's final value, or sets errors[i] and returns null.
+    function transform(i, v) {
+      var k = 0;
       try {
-        var v = parse(line);
         for (k = 0; k < n; k++) {
           var f = fns[k];
           v = f(v, lodash);
           if (!isPlain(v)) {
-            return failure('transformers[' + k + '] returned ' + typeName(v) + '; a transformer must return a plain object');
+            errors[i] = clip('transformers[' + k + '] returned ' + typeName(v) + '; a transformer must return a plain object');
+            return null;
           }
         }
-        var s = stringify(v);
-        if (typeof s !== 'string') return failure('the result of the transformers is not JSON data');
-        return '{"ok":true,"value":' + s + '}';
+        return v;
       } catch (e) {
-        var where = k < 0 ? 'the record could not be read:' : k < n ? 'transformers[' + k + ']' : 'the result of the transformers could not be serialised as JSON:';
-        return failure(where + ' ' + describe(e));
+        errors[i] = clip('transformers[' + k + '] ' + describe(e));
+        return null;
       }
     }
-    // Records arrive as one string of JSON texts separated by newlines (JSON.stringify never
-    // emits a raw newline); outcomes leave as one JSON array text.
-    function run(batch) {
-      var lines = batch.split('\n');
-      done = [];
-      for (var i = 0; i < lines.length; i++) done.push(runOne(lines[i]));
-      var out = '[' + done.join(',') + ']';
-      done = [];
-      return out;
+
+    // Output: JSON text of [values, errors] for the completed records; values[i] is null when
+    // errors[i] holds the reason. One JSON.stringify for the batch; if that throws (a cycle, a
+    // BigInt, a throwing toJSON...), each value is serialised on its own to find the culprit.
+    function finish() {
+      var done = completed === values.length ? values : values.slice(0, completed);
+      try {
+        return stringify([done, errors]);
+      } catch (e) {
+        var parts = new Array(done.length);
+        for (var i = 0; i < done.length; i++) {
+          var text = 'null';
+          if (done[i] !== null) {
+            try {
+              var s = stringify(done[i]);
+              if (typeof s === 'string') text = s; else errors[i] = 'the result of the transformers is not JSON data';
+            } catch (e2) {
+              errors[i] = clip('the result of the transformers could not be serialised as JSON: ' + describe(e2));
+            }
+          }
+          parts[i] = text;
+        }
+        return '[[' + parts.join(',') + '],' + stringify(errors) + ']';
+      }
     }
-    // After an interrupted run: the outcomes of the records that completed before the interrupt.
+
+    // Input: a JSON array text whose elements are separated by "\n," (JSON.stringify never emits
+    // a raw newline). Parsed in one call; if that fails (a record nested too deeply for the
+    // stack, say), each element is parsed on its own so only the bad record fails.
+    function run(batch) {
+      var records = null, lines = null;
+      try { records = parse(batch); } catch (e) { records = null; }
+      if (records === null || !isArray(records)) lines = batch.slice(1, -1).split('\n,');
+      var count = records !== null ? records.length : lines.length;
+      values = new Array(count);
+      errors = {};
+      completed = 0;
+      for (var i = 0; i < count; i++) {
+        if (records !== null) {
+          values[i] = transform(i, records[i]);
+          records[i] = undefined;
+        } else {
+          var record;
+          try { record = parse(lines[i]); } catch (e) {
+            errors[i] = clip('the record could not be read: ' + describe(e));
+            values[i] = null;
+            completed = i + 1;
+            continue;
+          }
+          values[i] = transform(i, record);
+        }
+        completed = i + 1;
+      }
+      return partial();
+    }
+    // Also called after an interrupted run: the records that completed before the interrupt.
     function partial() {
-      var out = '[' + done.join(',') + ']';
-      done = [];
+      var out = finish();
+      values = [];
+      errors = {};
+      completed = 0;
       return out;
     }
     return [run, partial];

@@ -11,8 +11,9 @@
  *   -> {type:'run', seq, preparedId, batch, deadlineMs} <- {type:'result', outcomes, recycle}
  *                                                       | {type:'failed', reason, partial, recycle}
  *   <- {type:'ready'} once at start, or {type:'fatal', message}
- * `outcomes`/`partial` are JSON array texts of {ok, value|error}; `partial` (or null) holds the
- * records that completed before a run was interrupted. `recycle: true` asks the host to replace
+ * `batch` is a JSON array text of the records, elements separated by "\n,". `outcomes` and
+ * `partial` are JSON texts of [values, errors] (values[i] null when errors[i] holds the reason);
+ * `partial` (or null) covers the records that completed before a run was interrupted. `recycle: true` asks the host to replace
  * this worker (the QuickJS runtime may be unusable, or asynchronous jobs are left behind).
  */
 export const WORKER_SOURCE = String.raw`'use strict';
@@ -61,15 +62,14 @@ async function init() {
   runtime = wasm.newRuntime();
   runtime.setMemoryLimit(workerData.memoryBytes);
   runtime.setMaxStackSize(workerData.stackBytes);
-  runtime.setInterruptHandler(() => {
-    if (Date.now() > deadline) { interrupted = true; return true; }
-    return false;
-  });
+  if (workerData.interruptInside) {
+    runtime.setInterruptHandler(() => {
+      if (Date.now() > deadline) { interrupted = true; return true; }
+      return false;
+    });
+  }
   context = runtime.newContext();
   evalOrThrow(fs.readFileSync(workerData.lodashPath, 'utf8') + '\n;undefined', 'lodash.min.js').dispose();
-  if (workerData.deleteGlobals.length > 0) {
-    evalOrThrow(workerData.deleteGlobals.map((name) => 'delete globalThis[' + JSON.stringify(name) + '];').join('') + 'undefined', 'cleanup.js').dispose();
-  }
   makeRunner = evalOrThrow('(' + workerData.prelude + ')(globalThis, ' + JSON.stringify(workerData.limits) + ')', 'sandbox-prelude.js');
 }
 
@@ -82,9 +82,9 @@ function prepare(message) {
       const source = '(function () { \'use strict\'; return (data, _) => (\n' + message.expressions[i] + '\n); })()';
       const result = context.evalCode(source, 'transformers[' + i + ']');
       if (result.error) {
-        const reason = interrupted ? 'exceeded its deadline while compiling' : describeHandle(result.error);
-        if (!result.error.alive) { /* already disposed by describeHandle */ } else result.error.dispose();
-        return { type: 'compileError', index: i, message: reason };
+        const wasInterrupted = interrupted;
+        const reason = describeHandle(result.error);
+        return { type: 'compileError', index: i, message: wasInterrupted ? 'exceeded the deadline of ' + message.deadlineMs + ' ms while compiling' : reason };
       }
       if (context.typeof(result.value) !== 'function') {
         result.value.dispose();
