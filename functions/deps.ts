@@ -3,6 +3,7 @@ import type { Clock, Ids } from './ports/clock';
 import type { EventBus } from './ports/event-bus';
 import type { HttpClient } from './ports/http-client';
 import type { JobRunner } from './ports/job-runner';
+import type { JobScheduler } from './ports/job-scheduler';
 import type { Store } from './ports/store';
 
 /**
@@ -18,6 +19,8 @@ export interface Deps {
   httpClient: HttpClient;
   /** Starts job executions: Step Functions in AWS, the same ASL run in-process locally. */
   jobRunner: JobRunner;
+  /** Runs job definitions on their schedule: EventBridge Scheduler in AWS, a timer locally. */
+  jobScheduler: JobScheduler;
   clock: Clock;
   ids: Ids;
 }

@@ -14,6 +14,7 @@ import { LocalStepFunctionsRunner } from '../adapters/local/local-step-functions
 import { jobServices } from '../core/jobs/services';
 import type { JobTaskDeps } from '../core/jobs/tasks';
 import { stateMachinePaths } from '../state-machines';
+import { storeReadScheduler } from '../ports/job-scheduler';
 import { startLocalScheduler } from './scheduler';
 import { Authorizer } from '../core/tenancy/authorize';
 import { saveCustomer, type CustomerCredentials } from '../core/tenancy/credentials';
@@ -69,6 +70,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     ids: randomIds,
     // Set just below: the runner's task handlers are built from these same dependencies.
     jobRunner: undefined as unknown as LocalStepFunctionsRunner,
+    jobScheduler: storeReadScheduler,
   };
   // Jobs: the shipped ASL files run in process; their tasks are the functions Lambda runs.
   const jobs = () => jobServices(deps, options.jobTuning);

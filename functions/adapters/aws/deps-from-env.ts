@@ -4,6 +4,7 @@ import type { JobType } from '../../ports/job-runner';
 import { UndiciHttpClient } from '../http/undici-http-client';
 import { DynamoDbStore } from './dynamodb-store';
 import { EventBridgeBus } from './eventbridge-bus';
+import { EventBridgeJobScheduler } from './eventbridge-job-scheduler';
 import { S3BlobStore } from './s3-blob-store';
 import { StepFunctionsRunner } from './step-functions-runner';
 
@@ -22,6 +23,7 @@ export function depsFromEnv(): Deps {
   let eventBus: EventBridgeBus | undefined;
   let jobRunner: StepFunctionsRunner | undefined;
   let httpClient: UndiciHttpClient | undefined;
+  let jobScheduler: EventBridgeJobScheduler | undefined;
   deps = {
     get store() {
       return (store ??= new DynamoDbStore({ tableName: requiredEnv('TABLE_NAME', 'the name of the DynamoDB table') }));
@@ -34,6 +36,13 @@ export function depsFromEnv(): Deps {
     },
     get jobRunner() {
       return (jobRunner ??= new StepFunctionsRunner({ stateMachineArns: stateMachineArns() }));
+    },
+    get jobScheduler() {
+      return (jobScheduler ??= new EventBridgeJobScheduler({
+        groupName: requiredEnv('JOB_SCHEDULE_GROUP', 'the EventBridge Scheduler group of job schedules'),
+        targetArn: requiredEnv('JOB_SCHEDULE_TARGET_ARN', 'the ARN of the job-schedule function'),
+        roleArn: requiredEnv('JOB_SCHEDULE_ROLE_ARN', 'the role EventBridge Scheduler assumes to invoke it'),
+      }));
     },
     get httpClient() {
       return (httpClient ??= new UndiciHttpClient());

@@ -1,6 +1,7 @@
 import { BadRequestError, ConflictError, NotFoundError } from '../../http/errors';
 import type { Clock } from '../../ports/clock';
 import type { JobRunner, JobType } from '../../ports/job-runner';
+import type { JobScheduler } from '../../ports/job-scheduler';
 import { checkSchedule } from './definitions/cron';
 import type { JobDefinitionRepository } from './definitions/repository';
 import { newJobId } from './job-id';
@@ -24,6 +25,7 @@ export class JobService {
     private readonly definitions: JobDefinitionRepository,
     private readonly runner: JobRunner,
     private readonly clock: Clock,
+    private readonly scheduler: JobScheduler,
   ) {}
 
   async start(customerCode: string, jobType: JobType, params: unknown, origin: JobOrigin = {}): Promise<Job> {
@@ -74,6 +76,7 @@ export class JobService {
       createdAt: new Date(this.clock.now()).toISOString(),
     };
     if (!(await this.definitions.create(customerCode, definition))) throw new ConflictError(`Job definition ${body.jobDefinitionCode} already exists`);
+    if (definition.schedule) await this.scheduler.upsert(customerCode, definition.jobDefinitionCode, definition.schedule);
     return definition;
   }
 
@@ -89,6 +92,7 @@ export class JobService {
 
   async deleteDefinition(customerCode: string, code: string): Promise<void> {
     if (!(await this.definitions.delete(customerCode, code))) throw new NotFoundError(`Job definition ${code} does not exist`);
+    await this.scheduler.remove(customerCode, code);
   }
 
   /** Runs a definition; `overrides` replace params of the same name. */

@@ -25,7 +25,7 @@ export function jobServices(deps: Deps, tuning: Partial<Pick<JobTaskDeps, 'retry
   if (!services) {
     const store = new JobStore(deps.store);
     const definitions = new JobDefinitionRepository(deps.store);
-    const jobs = new JobService(store, definitions, deps.jobRunner, deps.clock);
+    const jobs = new JobService(store, definitions, deps.jobRunner, deps.clock, deps.jobScheduler);
     const { buckets, files } = bucketServices(deps);
     const tasks = new JobTasks({
       jobs: store,
