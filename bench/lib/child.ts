@@ -13,6 +13,17 @@ export interface Child<T> {
   process: ChildProcess;
   /** CPU time (user + system, ms) the child has used so far, from /proc (Linux). */
   cpuMs(): number;
+  /**
+   * CPU time (ms) so far of the child's main thread (the event loop: JavaScript, and dynalite
+   * when it runs in that process) and of all its other threads together, ended ones included
+   * (worker_threads such as the import sandbox, libuv's pool, V8's GC helpers), from /proc (Linux).
+   */
+  threadCpuMs(): { main: number; others: number };
+  /**
+   * Resolves with the next JSON line the child prints on stdout (after its ready line) for
+   * which `match` is true (every line is still passed on to stderr).
+   */
+  nextLine<L = Record<string, unknown>>(match: (line: L) => boolean, timeoutMs?: number): Promise<L>;
   /** Asks the child to stop (closes its stdin, then SIGTERM), waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -34,11 +45,15 @@ export async function startChild<T>(name: string, script: string, options: { arg
   const lines = createInterface({ input: child.stdout! });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
+  const waiters = new Set<(line: string) => void>();
   const info = await new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not report ready within ${options.readyTimeoutMs ?? 60_000} ms`)), options.readyTimeoutMs ?? 60_000);
     let first = true;
     lines.on('line', (line) => {
-      if (!first) return prefix(line);
+      if (!first) {
+        for (const waiter of waiters) waiter(line);
+        return prefix(line);
+      }
       first = false;
       clearTimeout(timer);
       try {
@@ -55,6 +70,10 @@ export async function startChild<T>(name: string, script: string, options: { arg
 
   const pid = child.pid!;
   const ticks = 100; // USER_HZ on Linux
+  const statCpuMs = (stat: string) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
+  };
   return {
     info,
     pid,
@@ -67,6 +86,38 @@ export async function startChild<T>(name: string, script: string, options: { arg
       } catch {
         return NaN;
       }
+    },
+    threadCpuMs() {
+      // The process's total counts threads that have ended too (the sandbox's workers close
+      // after each import chunk), so the other threads are the total less the main thread.
+      try {
+        const total = statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+        const main = statCpuMs(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+        return { main, others: total - main };
+      } catch {
+        return { main: NaN, others: NaN };
+      }
+    },
+    nextLine<L>(match: (line: L) => boolean, timeoutMs = 120_000) {
+      return new Promise<L>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`${name} did not print the expected line within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const waiter = (line: string) => {
+          let parsed: L;
+          try {
+            parsed = JSON.parse(line) as L;
+          } catch {
+            return;
+          }
+          if (!match(parsed)) return;
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve(parsed);
+        };
+        waiters.add(waiter);
+      });
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

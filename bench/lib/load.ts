@@ -64,3 +64,23 @@ export async function send(
   if (res.statusCode < 200 || res.statusCode > 299) throw new Error(`HTTP ${res.statusCode} from ${init.method ?? 'GET'} ${path}: ${text.slice(0, 500)}`);
   return text;
 }
+
+/**
+ * A fixed amount of work: `count` requests (request(i), i = 0..count-1) with `concurrency` in
+ * flight, each started the moment a slot frees. Every latency is kept; an error stops the run.
+ */
+export async function runCount(options: { count: number; concurrency: number; request: (i: number) => Promise<void> }): Promise<{ elapsedMs: number; latenciesMs: number[] }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const start = performance.now();
+  const worker = async () => {
+    while (next < options.count) {
+      const i = next++;
+      const t0 = performance.now();
+      await options.request(i);
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency, options.count) }, worker));
+  return { elapsedMs: performance.now() - start, latenciesMs: latencies };
+}

@@ -4,8 +4,12 @@
  *
  *   BENCH_HOST_NODE_ARGS="--cpu-prof --cpu-prof-dir=bench/results/profiles" npm run bench
  *   npx tsx bench/lib/profile-summary.ts bench/results/profiles/*.cpuprofile [--top 30]
+ *
+ * `summarizeProfile` gives the same tables as data (the suites put them in their result files).
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 interface ProfileNode {
   id: number;
@@ -20,13 +24,25 @@ interface Profile {
   endTime: number;
 }
 
-const args = process.argv.slice(2);
-const topIndex = args.indexOf('--top');
-const top = topIndex >= 0 ? Number(args[topIndex + 1]) : 30;
-const files = args.filter((a, i) => !a.startsWith('--') && i !== topIndex + 1);
-if (files.length === 0) {
-  console.error('usage: tsx bench/lib/profile-summary.ts <file.cpuprofile>... [--top N]');
-  process.exit(2);
+export interface ProfileRow {
+  name: string;
+  ms: number;
+  /** Percent of the busy (non-idle) time of the profile. */
+  percent: number;
+}
+
+export interface ProfileSummary {
+  sampledMs: number;
+  busyMs: number;
+  idleMs: number;
+  /** Self time by package / folder (node:<module> for Node.js internals). */
+  selfByPackage: ProfileRow[];
+  /** Self time by coarse group: dynalite and its LevelDB, the AWS SDK, the app's folders, Node.js, GC. */
+  selfByGroup: ProfileRow[];
+  /** Self time by function. */
+  selfByFunction: ProfileRow[];
+  /** Inclusive time by function (the root left out). */
+  inclusiveByFunction: ProfileRow[];
 }
 
 const shortUrl = (url: string) => {
@@ -37,6 +53,8 @@ const shortUrl = (url: string) => {
   if (repo >= 0) return clean.slice(repo + 1);
   const test = clean.indexOf('/test/');
   if (test >= 0) return clean.slice(test + 1);
+  const bench = clean.indexOf('/bench/');
+  if (bench >= 0) return clean.slice(bench + 1);
   return clean || '(native)';
 };
 const packageOf = (url: string) => {
@@ -48,7 +66,22 @@ const packageOf = (url: string) => {
   return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
 };
 
-for (const file of files) {
+/** The packages dynalite runs on (its server and its LevelDB stack). */
+const DYNALITE = new Set(['dynalite', 'async', 'big.js', 'buffer-crc32', 'lazy', 'level', 'abstract-level', 'classic-level', 'memory-level', 'browser-level', 'level-transcoder', 'level-supports', 'lock', 'once', 'module-error', 'functional-red-black-tree', 'maybe-combine-errors', 'napi-macros', 'node-gyp-build', 'catering', 'queue-microtask']);
+
+/** A coarse group of a package / folder of `selfByPackage`. */
+export function groupOf(pkg: string): string {
+  if (DYNALITE.has(pkg)) return 'dynalite + LevelDB (the store server, in process)';
+  if (pkg.startsWith('@aws-sdk/') || pkg.startsWith('@smithy/') || pkg.startsWith('@aws-crypto/') || pkg === 'tslib' || pkg === 'fast-xml-parser' || pkg === 'uuid') return 'AWS SDK (client side: marshalling, middleware, HTTP handler)';
+  if (pkg.startsWith('functions/')) return `app: ${pkg}`;
+  if (pkg.startsWith('node:')) return 'Node.js internals (http, net, streams, timers, ...)';
+  if (pkg === '(garbage collector)') return '(garbage collector)';
+  if (pkg === '(program)' || pkg === '(native / V8)') return '(program / native)';
+  return `other: ${pkg}`;
+}
+
+/** Self and inclusive time of a `.cpuprofile` file, `top` rows per function table. */
+export function summarizeProfile(file: string, top = 30): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -81,14 +114,45 @@ for (const file of files) {
     }
   }
   const busy = total - idle;
-  const pct = (x: number) => `${((x / busy) * 100).toFixed(1).padStart(5)} %`;
-  const table = (title: string, map: Map<string, number>, n: number) => {
-    console.log(`\n${title}`);
-    for (const [k, v] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`  ${pct(v)}  ${v.toFixed(0).padStart(7)} ms  ${k}`);
+  const rows = (map: Map<string, number>, n: number): ProfileRow[] =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, ms]) => ({ name, ms, percent: (ms / busy) * 100 }));
+  return {
+    sampledMs: total,
+    busyMs: busy,
+    idleMs: idle,
+    selfByPackage: rows(perPackage, 40),
+    selfByGroup: rows(
+      [...perPackage].reduce((m, [pkg, ms]) => m.set(groupOf(pkg), (m.get(groupOf(pkg)) ?? 0) + ms), new Map<string, number>()),
+      40,
+    ),
+    selfByFunction: rows(self, top),
+    inclusiveByFunction: rows(new Map([...inclusive].filter(([k]) => !k.startsWith('(root)'))), top),
   };
-  console.log(`\n# ${file}: ${(total / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy (percentages are of busy time)`);
-  table('self time by package / folder (node:<module> for Node.js internals)', perPackage, 40);
-  table(`self time by function (top ${top})`, self, top);
-  const notRoot = new Map([...inclusive].filter(([k]) => !k.startsWith('(root)')));
-  table(`inclusive time by function (top ${top})`, notRoot, top);
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const args = process.argv.slice(2);
+  const topIndex = args.indexOf('--top');
+  const top = topIndex >= 0 ? Number(args[topIndex + 1]) : 30;
+  const files = args.filter((a, i) => !a.startsWith('--') && i !== topIndex + 1);
+  if (files.length === 0) {
+    console.error('usage: tsx bench/lib/profile-summary.ts <file.cpuprofile>... [--top N]');
+    process.exit(2);
+  }
+  for (const file of files) {
+    const summary = summarizeProfile(file, top);
+    const table = (title: string, list: ProfileRow[]) => {
+      console.log(`\n${title}`);
+      for (const row of list) console.log(`  ${row.percent.toFixed(1).padStart(5)} %  ${row.ms.toFixed(0).padStart(7)} ms  ${row.name}`);
+    };
+    console.log(`\n# ${file}: ${(summary.sampledMs / 1000).toFixed(1)} s sampled, ${(summary.busyMs / 1000).toFixed(1)} s busy (percentages are of busy time)`);
+    table('self time by group', summary.selfByGroup);
+    table('self time by package / folder (node:<module> for Node.js internals)', summary.selfByPackage);
+    table(`self time by function (top ${top})`, summary.selfByFunction);
+    table(`inclusive time by function (top ${top})`, summary.inclusiveByFunction);
+  }
 }

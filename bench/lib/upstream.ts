@@ -37,6 +37,8 @@ export interface StubStats {
   /** Calls per path prefix since the last reset (control calls excluded). */
   dag: number;
   tp: number;
+  /** Webhook calls (`/hook/...`). */
+  hook?: number;
   /** Calls received while recording was on, in arrival order. */
   calls: RecordedCall[];
 }

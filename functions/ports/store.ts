@@ -59,3 +59,26 @@ export class ConditionFailedError extends Error {
     this.name = 'ConditionFailedError';
   }
 }
+
+/** Writes an item only if its key is free; false when it was taken. */
+export async function putIfAbsent(store: Store, item: Item & Key): Promise<boolean> {
+  try {
+    await store.put(item, { ifNotExists: true });
+    return true;
+  } catch (err) {
+    if ((err as { isConditionFailed?: boolean }).isConditionFailed) return false;
+    throw err;
+  }
+}
+
+/** Every item of a partition (optionally under a prefix), reading page after page. */
+export async function queryAll(store: Store, pk: string, options: Omit<QueryOptions, 'cursor' | 'startAfter'> = {}): Promise<Item[]> {
+  const items: Item[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await store.query(pk, { ...options, cursor });
+    items.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor);
+  return items;
+}

@@ -1,4 +1,4 @@
-import type { Item, Store } from '../../../ports/store';
+import { queryAll, type Item, type Store } from '../../../ports/store';
 import { KINDS, type Component, type Connection, type EngineConfig, type Kind, type Template } from './model';
 
 type ObjectOf<K extends Kind> = K extends 'connection' ? Connection : K extends 'component' ? Component : Template;
@@ -75,14 +75,7 @@ export class EngineConfigRepository {
   }
 
   private async queryAll(customerCode: string, prefix: string): Promise<Item[]> {
-    const items: Item[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.store.query(partition(customerCode), { prefix, cursor });
-      items.push(...page.items.filter((item) => item.sk !== VERSION_SK));
-      cursor = page.cursor;
-    } while (cursor);
-    return items;
+    return (await queryAll(this.store, partition(customerCode), { prefix })).filter((item) => item.sk !== VERSION_SK);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Deps } from '../../../deps';
+import { oncePerDeps } from '../../../memo';
 import { BucketRepository } from './bucket-repository';
 import { BucketService } from './bucket-service';
 import { FileService } from './file-service';
@@ -9,15 +9,8 @@ export interface BucketServices {
   files: FileService;
 }
 
-const built = new WeakMap<Deps, BucketServices>();
-
 /** Builds the bucket use cases once per `Deps` (one Lambda environment, or the local host). */
-export function bucketServices(deps: Deps): BucketServices {
-  let services = built.get(deps);
-  if (!services) {
-    const buckets = new BucketService(new BucketRepository(deps.store), deps.blobStore, deps.clock);
-    services = { buckets, files: new FileService(buckets, deps.blobStore) };
-    built.set(deps, services);
-  }
-  return services;
-}
+export const bucketServices = oncePerDeps((deps): BucketServices => {
+  const buckets = new BucketService(new BucketRepository(deps.store), deps.blobStore, deps.clock);
+  return { buckets, files: new FileService(buckets, deps.blobStore) };
+});

@@ -1,4 +1,4 @@
-import type { Store } from '../../../ports/store';
+import { putIfAbsent, queryAll, type Store } from '../../../ports/store';
 import type { Collection, CollectionSchema, NavigationConfiguration } from './model';
 
 /**
@@ -13,25 +13,12 @@ export class CollectionRepository {
   }
 
   /** Creates; false when the code is taken. */
-  async create(customerCode: string, collection: Collection): Promise<boolean> {
-    try {
-      await this.store.put({ ...key(customerCode, `COLLECTION#${collection.collectionCode}`), collection }, { ifNotExists: true });
-      return true;
-    } catch (err) {
-      if ((err as { isConditionFailed?: boolean }).isConditionFailed) return false;
-      throw err;
-    }
+  create(customerCode: string, collection: Collection): Promise<boolean> {
+    return putIfAbsent(this.store, { ...key(customerCode, `COLLECTION#${collection.collectionCode}`), collection });
   }
 
   async list(customerCode: string): Promise<Collection[]> {
-    const out: Collection[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.store.query(partition(customerCode), { prefix: 'COLLECTION#', cursor });
-      out.push(...page.items.map((item) => item.collection as Collection));
-      cursor = page.cursor;
-    } while (cursor);
-    return out;
+    return (await queryAll(this.store, partition(customerCode), { prefix: 'COLLECTION#' })).map((item) => item.collection as Collection);
   }
 
   async delete(customerCode: string, collectionCode: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Store } from '../../../ports/store';
+import { putIfAbsent, queryAll, type Store } from '../../../ports/store';
 import type { JobDefinition } from '../model';
 
 /** Job definitions of a customer, in the data graph's partition; scheduled ones also in a global schedule index. */
@@ -6,12 +6,7 @@ export class JobDefinitionRepository {
   constructor(private readonly store: Store) {}
 
   async create(customerCode: string, definition: JobDefinition): Promise<boolean> {
-    try {
-      await this.store.put({ ...key(customerCode, definition.jobDefinitionCode), definition }, { ifNotExists: true });
-    } catch (err) {
-      if ((err as { isConditionFailed?: boolean }).isConditionFailed) return false;
-      throw err;
-    }
+    if (!(await putIfAbsent(this.store, { ...key(customerCode, definition.jobDefinitionCode), definition }))) return false;
     if (definition.schedule) {
       await this.store.put({ ...scheduleKey(customerCode, definition.jobDefinitionCode), customerCode, jobDefinitionCode: definition.jobDefinitionCode, schedule: definition.schedule });
     }
@@ -23,14 +18,7 @@ export class JobDefinitionRepository {
   }
 
   async list(customerCode: string): Promise<JobDefinition[]> {
-    const out: JobDefinition[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.store.query(`GRAPH#${customerCode}`, { prefix: 'JOBDEF#', cursor });
-      out.push(...page.items.map((i) => i.definition as JobDefinition));
-      cursor = page.cursor;
-    } while (cursor);
-    return out;
+    return (await queryAll(this.store, `GRAPH#${customerCode}`, { prefix: 'JOBDEF#' })).map((i) => i.definition as JobDefinition);
   }
 
   async delete(customerCode: string, code: string): Promise<boolean> {
@@ -41,14 +29,11 @@ export class JobDefinitionRepository {
 
   /** Every scheduled definition of every customer (the local scheduler's list). */
   async schedules(): Promise<{ customerCode: string; jobDefinitionCode: string; schedule: string }[]> {
-    const out: { customerCode: string; jobDefinitionCode: string; schedule: string }[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.store.query('SCHEDULES', { cursor });
-      out.push(...page.items.map((i) => ({ customerCode: String(i.customerCode), jobDefinitionCode: String(i.jobDefinitionCode), schedule: String(i.schedule) })));
-      cursor = page.cursor;
-    } while (cursor);
-    return out;
+    return (await queryAll(this.store, 'SCHEDULES')).map((i) => ({
+      customerCode: String(i.customerCode),
+      jobDefinitionCode: String(i.jobDefinitionCode),
+      schedule: String(i.schedule),
+    }));
   }
 }
 

@@ -1,18 +1,12 @@
-import type { Store } from '../../../ports/store';
+import { putIfAbsent, queryAll, type Store } from '../../../ports/store';
 import type { Trigger } from './model';
 
 /** Triggers of a customer: one partition, listed with one Query. */
 export class TriggerRepository {
   constructor(private readonly store: Store) {}
 
-  async create(customerCode: string, trigger: Trigger): Promise<boolean> {
-    try {
-      await this.store.put({ ...key(customerCode, trigger.triggerCode), trigger }, { ifNotExists: true });
-      return true;
-    } catch (err) {
-      if ((err as { isConditionFailed?: boolean }).isConditionFailed) return false;
-      throw err;
-    }
+  create(customerCode: string, trigger: Trigger): Promise<boolean> {
+    return putIfAbsent(this.store, { ...key(customerCode, trigger.triggerCode), trigger });
   }
 
   async get(customerCode: string, code: string): Promise<Trigger | undefined> {
@@ -20,14 +14,7 @@ export class TriggerRepository {
   }
 
   async list(customerCode: string): Promise<Trigger[]> {
-    const out: Trigger[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.store.query(`TRIGGERS#${customerCode}`, { cursor });
-      out.push(...page.items.map((i) => i.trigger as Trigger));
-      cursor = page.cursor;
-    } while (cursor);
-    return out;
+    return (await queryAll(this.store, `TRIGGERS#${customerCode}`)).map((i) => i.trigger as Trigger);
   }
 
   async delete(customerCode: string, code: string): Promise<boolean> {
@@ -44,14 +31,8 @@ export class TriggerRepository {
    * Claims (event, trigger): true for the first claim only. Delivery is at least once; this
    * makes the trigger's job start effectively once per event.
    */
-  async claim(customerCode: string, code: string, eventId: string, expiresAt: number): Promise<boolean> {
-    try {
-      await this.store.put({ pk: `TRIGGER-RUN#${customerCode}#${code}`, sk: eventId, ttl: expiresAt }, { ifNotExists: true });
-      return true;
-    } catch (err) {
-      if ((err as { isConditionFailed?: boolean }).isConditionFailed) return false;
-      throw err;
-    }
+  claim(customerCode: string, code: string, eventId: string, expiresAt: number): Promise<boolean> {
+    return putIfAbsent(this.store, { pk: `TRIGGER-RUN#${customerCode}#${code}`, sk: eventId, ttl: expiresAt });
   }
 
   async release(customerCode: string, code: string, eventId: string): Promise<void> {

@@ -1,0 +1,17 @@
+import { startLocalHost } from '../../functions/local-host/start';
+const N = Number(process.argv[2] ?? 20000);
+const tr = process.argv[3] === 'tr';
+const host = await startLocalHost({ port: 0, customers: [{ customerCode: 'bench', engineToken: 'e', apiKey: 'k' }], tableName: 'bench' });
+const H = { 'content-type': 'application/json', authorization: 'Bearer k', 'x-customer-code': 'bench' };
+const call = async (m: string, p: string, b?: unknown, h = H) => { const r = await fetch(host.url + '/_api/v1' + p, { method: m, headers: h, body: b === undefined ? undefined : typeof b === 'string' ? b : JSON.stringify(b) }); const t = await r.text(); if (r.status >= 300) throw new Error(r.status + t); return t ? JSON.parse(t) : undefined; };
+await call('POST', '/collections', { collectionCode: 'imp', name: 'x', description: '', dataRecordIdentifierProperty: 'id' });
+await call('POST', '/collections/imp/schema', { fields: { id: { jsonSchema: { type: 'string' }, options: { required: true } }, title: { jsonSchema: { type: 'string' } }, x: { jsonSchema: { type: 'number' } } } });
+let text = ''; for (let i = 0; i < N; i++) text += JSON.stringify({ id: `r${String(i).padStart(6, '0')}`, title: `Title ${i}`, extra: `e${i % 1000}` }) + '\n';
+console.log('bytes', text.length);
+await call('PUT', '/buckets/incoming/files/a.jsonl', text, { ...H, 'content-type': 'application/x-ndjson' });
+const t0 = performance.now();
+const { jobId } = await call('POST', '/buckets/incoming/files/_import', { skippedBucketCode: 'skipped', processedBucketCode: 'processed', invalidBucketCode: 'invalidated', filenamePattern: 'a.jsonl', skipInvalidRecords: false, recordIdentifierField: 'id', transformers: tr ? [{ type: 'javascript', config: { expression: "_.set(data, 'x', 1)" } }, { type: 'javascript', config: { expression: "_.pick(data, ['id','title','x'])" } }] : [], collectionCode: 'imp', parseOptions: { format: 'JSONL' } });
+let job; do { await new Promise((r) => setTimeout(r, 100)); job = await call('GET', `/jobs/${jobId}`); } while (job.status !== 'SUCCEEDED' && job.status !== 'FAILED');
+const ms = performance.now() - t0;
+console.log(JSON.stringify(job.result), job.status, ms.toFixed(0), 'ms', Math.round(N / ms * 1000), '/s');
+await host.stop();
