@@ -86,6 +86,18 @@ describe('configuration management: connections, components and templates as a R
     expect((await host.call('DELETE', '/experience/components/movie')).status).toBe(404);
   });
 
+  it('components and templates are listed and read like connections', async () => {
+    expect((await host.call('PUT', '/experience/components/listed', component('listed'))).status).toBe(200);
+    expect((await host.call('PUT', '/experience/templates/listedPage', { templateCode: 'listedPage', name: 'Listed', componentCodes: ['listed'] })).status).toBe(200);
+    expect((await host.call('GET', '/experience/components')).body.components.map((c: any) => c.componentCode)).toContain('listed');
+    expect((await host.call('GET', '/experience/components/listed')).body).toMatchObject({ componentCode: 'listed', componentType: 'genericWebserviceCall' });
+    expect((await host.call('GET', '/experience/templates')).body.templates).toEqual([{ templateCode: 'listedPage', name: 'Listed', componentCodes: ['listed'] }]);
+    expect((await host.call('GET', '/experience/templates/listedPage')).body.componentCodes).toEqual(['listed']);
+    expect((await host.call('GET', '/experience/templates/nope')).status).toBe(404);
+    expect((await host.call('DELETE', '/experience/templates/listedPage')).status).toBe(204);
+    expect((await host.call('DELETE', '/experience/components/listed')).status).toBe(204);
+  });
+
   it('a template naming a component that does not exist is refused', async () => {
     const res = await host.call('PUT', '/experience/templates/t', { templateCode: 't', componentCodes: ['ghost'] });
     expect(res.status).toBe(400);

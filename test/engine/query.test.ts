@@ -288,6 +288,29 @@ describe('Sub component output', () => {
     expect(stub.requests).toHaveLength(1);
   });
 
+  it('sub components of all records run concurrently, not one after another', async () => {
+    let arrived = 0;
+    let release!: () => void;
+    const all = new Promise<void>((r) => (release = r));
+    stub.on('/many', { body: [{ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }] });
+    stub.on('/together', async (req) => {
+      if (++arrived === 4) release();
+      const ok = await Promise.race([all.then(() => true), new Promise((r) => setTimeout(() => r(false), 2_000))]);
+      return { body: [{ id: req.query.get('id'), together: ok }] };
+    });
+    await configure([
+      component('many', { config: { path: '/many' }, subComponents: [{ propertyName: 'sub', componentCodes: ['together'], contextField: 'id', expression: 'response.id' }] }),
+      component('together', { config: { path: '/together', queryParams: [{ parameter: 'id', value: { contextField: 'id' } }] } }),
+    ]);
+    const result = await query(['many'], {}, { processSubComponents: true });
+    expect(result.components.many.response.map((r: any) => r.sub.together.response[0])).toEqual([
+      { id: 'a', together: true },
+      { id: 'b', together: true },
+      { id: 'c', together: true },
+      { id: 'd', together: true },
+    ]);
+  });
+
   it('a failing sub component expression is reported FAILED inside the record', async () => {
     await configure([
       component('movies', {
