@@ -32,10 +32,7 @@ export interface FunctionResources {
  * nothing a function does not need is granted.
  */
 export class FunctionFactory {
-  constructor(
-    private readonly scope: Construct,
-    private readonly resources: FunctionResources,
-  ) {}
+  constructor(private readonly resources: FunctionResources) {}
 
   /** Makes the job state machines available to the functions made after this call. */
   provideJobs(jobs: JobStateMachines): void {
@@ -47,9 +44,9 @@ export class FunctionFactory {
     this.resources.jobSchedules = jobSchedules;
   }
 
-  create(id: string, name: FunctionName, options: { description?: string; environment?: Record<string, string> } = {}): BaseFunction {
+  create(scope: Construct, id: string, name: FunctionName, options: { description?: string; environment?: Record<string, string> } = {}): BaseFunction {
     const spec = FUNCTIONS[name];
-    const fn = new BaseFunction(this.scope, id, {
+    const fn = new BaseFunction(scope, id, {
       entry: handlerEntry(name),
       description: options.description ?? `${name}: ${spec.description}`,
       memorySize: spec.memorySize,

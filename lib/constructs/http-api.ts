@@ -38,10 +38,7 @@ export class HttpApiRoutes extends Construct {
   constructor(scope: Construct, id: string, props: HttpApiRoutesProps) {
     super(scope, id);
     const { routes, functions } = props;
-    // Functions keep the ids they had directly under the stack (logical ids stay stable).
-    const stack = scope;
-
-    this.api = new HttpApi(stack, 'HttpApi', {
+    this.api = new HttpApi(this, 'HttpApi', {
       description: 'Experience graph: orchestration engine and data graph',
       corsPreflight: {
         allowOrigins: ['*'],
@@ -59,7 +56,7 @@ export class HttpApiRoutes extends Construct {
     const authorizerFor = (authScope: ProtectedScope): IHttpRouteAuthorizer => {
       const existing = authorizers.get(authScope);
       if (existing) return existing;
-      const fn = functions.create(`${pascalCase(authScope)}AuthorizerFunction`, 'authorizer', {
+      const fn = functions.create(this, `${pascalCase(authScope)}AuthorizerFunction`, 'authorizer', {
         description: `Lambda authorizer for '${authScope}' routes`,
         environment: { [AUTH_SCOPE_ENV]: authScope },
       });
@@ -78,7 +75,7 @@ export class HttpApiRoutes extends Construct {
     // One function per handler the route table uses.
     const handlerFunctions = new Map<HandlerName, BaseFunction>();
     for (const name of new Set(routes.map((r) => r.handler))) {
-      handlerFunctions.set(name, functions.create(`${pascalCase(name)}Function`, name, { description: `HTTP handler '${name}'` }));
+      handlerFunctions.set(name, functions.create(this, `${pascalCase(name)}Function`, name, { description: `HTTP handler '${name}'` }));
     }
     this.handlerFunctions = handlerFunctions;
     this.authorizerFunctions = authorizerFunctions;

@@ -96,6 +96,14 @@ describe('a trigger runs its job when the event type matches and the criteria ho
     expect(stub.requests).toHaveLength(0);
   });
 
+  it("another customer's events never fire this customer's triggers", async () => {
+    const before = (await jobsOf('bigOrder')).length;
+    await api('POST', '/collections', { collectionCode: 'orders', name: 'Orders', description: '', dataRecordIdentifierProperty: 'orderId' }, B);
+    expect((await api('POST', '/collections/orders/records', { dataRecords: [{ orderId: 'b-1', total: 10_000, lines: [] }] }, B)).status).toBe(200);
+    expect(await jobsOf('bigOrder')).toHaveLength(before);
+    expect(stub.requests).toHaveLength(0);
+  });
+
   it('the same event delivered twice starts the trigger job once', async () => {
     await api('POST', '/collections/orders/records', { dataRecords: [{ orderId: 'o-3', total: 500, lines: [] }] });
     const jobs = await jobsOf('bigOrder');
