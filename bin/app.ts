@@ -1,10 +1,12 @@
+import './quiet-sdk-notice';
 import { App, Tags } from 'aws-cdk-lib';
-import { ApiStack } from '../lib/api-stack';
 import { StatefulStack } from '../lib/stateful-stack';
+import { StatelessStack } from '../lib/stateless-stack';
 
 /**
- * The AWS host: two stacks, each deployable on its own. The stateful one (the table) changes
- * rarely and is protected; the API one (functions, routes) is redeployed with every change.
+ * The AWS host: two stacks, each deployable on its own. The stateful one (table, files bucket,
+ * event bus) changes rarely and is protected; the stateless one (functions, HTTP API, event
+ * wiring, state machines, schedules) is redeployed with every change.
  */
 const app = new App();
 
@@ -12,13 +14,15 @@ const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_
 
 const stateful = new StatefulStack(app, 'ExperienceGraph-Stateful', {
   env,
-  description: 'Experience graph: stateful resources (DynamoDB table)',
+  description: 'Experience graph: stateful resources (DynamoDB table, S3 files bucket, EventBridge bus)',
 });
 
-new ApiStack(app, 'ExperienceGraph-Api', {
+new StatelessStack(app, 'ExperienceGraph-Stateless', {
   env,
-  description: 'Experience graph: HTTP API and Lambda functions',
+  description: 'Experience graph: HTTP API, Lambda functions, event wiring, job state machines and schedules',
   table: stateful.table,
+  filesBucket: stateful.filesBucket,
+  eventBus: stateful.eventBus,
 });
 
 Tags.of(app).add('project', 'experience-graph');

@@ -17,5 +17,5 @@ export interface EngineServices {
 export const engineServices = oncePerDeps((deps): EngineServices => {
   const repository = new EngineConfigRepository(deps.store);
   const cache = new CompiledConfigCache(repository, () => deps.clock.now());
-  return { config: new EngineConfigService(repository, cache), queries: new EngineQueryService(cache, deps.httpClient) };
+  return { config: new EngineConfigService(repository, cache), queries: new EngineQueryService(cache, deps.httpClient, () => deps.clock.now()) };
 });

@@ -37,6 +37,11 @@ export interface CompiledComponent {
   queryParamsOptions: QueryParamsOptions;
   body?: CompiledValue;
   timeoutMs: number;
+  /** The connection's code, resilience settings and the component's cache time. */
+  connectionCode: string;
+  retry?: { attempts: number; statuses?: number[] };
+  circuitBreaker: false | { failureThreshold: number; openSeconds: number };
+  cacheTtlSeconds?: number;
   enrichment: { contextField: string; expression: CompiledExpression }[];
   subComponents: CompiledSubComponent[];
   /** Context fields read by any of its expressions (INTERFACE.md "Component result status" rule 2). */
@@ -73,6 +78,7 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_CIRCUIT_BREAKER = { failureThreshold: 5, openSeconds: 30 };
 
 /**
  * Compiles a whole configuration and lists every problem: an expression that does not parse,
@@ -211,6 +217,10 @@ function compileComponent(
     queryParamsOptions: cfg.queryParamsOptions ?? {},
     body: body === undefined ? undefined : val(body, `${where}.config.body`),
     timeoutMs: connection.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    connectionCode: connection.connectionCode,
+    retry: connection.config.retry,
+    circuitBreaker: connection.config.circuitBreaker ?? DEFAULT_CIRCUIT_BREAKER,
+    cacheTtlSeconds: component.cacheTtlSeconds,
     enrichment: (component.contextFieldEnrichment ?? []).map((e, i) => ({
       contextField: e.contextField,
       expression: expr(e.expression, `${where}.contextFieldEnrichment.${i}.expression`)!,

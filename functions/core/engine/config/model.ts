@@ -33,6 +33,20 @@ export const connectionSchema = z.object({
     body: value.optional(),
     /** Per-connection deadline of each call, milliseconds (beyond the interface; default 10 s). */
     timeoutMs: z.number().int().min(1).max(120_000).optional(),
+    /** Retries within the deadline, honouring Retry-After (beyond the interface; default none). */
+    retry: z
+      .object({
+        attempts: z.number().int().min(1).max(5),
+        statuses: z.array(z.number().int().min(400).max(599)).optional(),
+      })
+      .optional(),
+    /** Fail fast while the web service is down (beyond the interface; default 5 failures, 30 s; false turns it off). */
+    circuitBreaker: z
+      .union([
+        z.literal(false),
+        z.object({ failureThreshold: z.number().int().min(1).max(100).default(5), openSeconds: z.number().int().min(1).max(3600).default(30) }),
+      ])
+      .optional(),
   }),
 });
 
@@ -62,6 +76,8 @@ export const componentSchema = z.object({
   triggerExpression: expression.optional(),
   validityExpression: expression.optional(),
   skipOnInvalidDependency: z.boolean().optional(),
+  /** COMPAT.md: GET responses reused for this many seconds; a reused one carries `cacheInfo.cachedTS`. */
+  cacheTtlSeconds: z.number().int().min(1).max(86_400).optional(),
   config: z.object({
     connectionCode: code,
     path: z.string().default(''),

@@ -3,7 +3,7 @@
  * FAILED, neither for SKIPPED. Absent keys are absent from the JSON, never null.
  */
 export type ComponentResult =
-  | { status: 'VALID' | 'INVALID'; response: unknown }
+  | { status: 'VALID' | 'INVALID'; response: unknown; cacheInfo?: { cachedTS: number } }
   | { status: 'FAILED'; error: string }
   | { status: 'SKIPPED' };
 

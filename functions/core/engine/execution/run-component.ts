@@ -1,7 +1,6 @@
 import type { ExpressionScope } from '../../expression';
-import type { HttpClient } from '../../../ports/http-client';
 import type { CompiledComponent } from '../config/compile';
-import { callWebservice } from './call-webservice';
+import { callWebservice, type Upstream } from './call-webservice';
 import { failed, skipped, type ComponentResult } from './result';
 
 /** What one component run sees of its query. */
@@ -10,7 +9,7 @@ export interface RunScope {
   context: Record<string, unknown>;
   /** Responses of the query's components so far (read by componentResponse). */
   responseOf: (componentCode: string) => unknown;
-  http: HttpClient;
+  upstream: Upstream;
 }
 
 /**
@@ -23,13 +22,13 @@ export async function runComponent(component: CompiledComponent, run: RunScope):
   try {
     const base: ExpressionScope = { functions };
     if (component.trigger && !component.trigger.evaluate(base)) return skipped();
-    const response = await callWebservice(component, base, run.http);
+    const { response, cachedTS } = await callWebservice(component, base, run.upstream);
     const withResponse: ExpressionScope = { functions, variables: { response } };
     // Evaluate everything before writing anything, so a FAILED component enriches nothing.
     const enriched = component.enrichment.map((e) => [e.contextField, e.expression.evaluate(withResponse)] as const);
     const valid = component.validity ? Boolean(component.validity.evaluate(withResponse)) : true;
     for (const [field, value] of enriched) run.context[field] = value;
-    return { status: valid ? 'VALID' : 'INVALID', response };
+    return { status: valid ? 'VALID' : 'INVALID', response, ...(cachedTS !== undefined ? { cacheInfo: { cachedTS } } : {}) };
   } catch (err) {
     return failed(err instanceof Error ? err.message : String(err));
   }

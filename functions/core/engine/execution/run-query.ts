@@ -1,6 +1,6 @@
-import type { HttpClient } from '../../../ports/http-client';
 import type { CompiledConfig } from '../config/compile';
 import { planQuery } from '../planner/plan';
+import type { Upstream } from './call-webservice';
 import { Limiter } from './limiter';
 import { runComponent } from './run-component';
 import { withSubComponents } from './sub-components';
@@ -14,7 +14,7 @@ export interface QueryRequest {
 }
 
 export interface QueryOptions {
-  http: HttpClient;
+  upstream: Upstream;
   /** At most this many sub component calls of one query at once (default 16). */
   subComponentConcurrency?: number;
 }
@@ -54,7 +54,7 @@ export async function runQuery(config: CompiledConfig, request: QueryRequest, op
     if (!component) return failed(config.broken.get(code) ?? `Component ${code} does not exist`);
     const dependencies = await Promise.all((plan.nodes.get(code)?.dependsOn ?? []).map(start));
     if (component.component.skipOnInvalidDependency && dependencies.some((d) => d.status !== 'VALID')) return skipped();
-    return runComponent(component, { context, responseOf, http: options.http });
+    return runComponent(component, { context, responseOf, upstream: options.upstream });
   };
 
   const limiter = new Limiter(options.subComponentConcurrency ?? 16);
@@ -64,7 +64,7 @@ export async function runQuery(config: CompiledConfig, request: QueryRequest, op
       const result = await start(code);
       const component = config.components.get(code);
       if (!request.processSubComponents || !component) return result;
-      return withSubComponents(component, result, { config, context, responseOf, http: options.http, limiter });
+      return withSubComponents(component, result, { config, context, responseOf, upstream: options.upstream, limiter });
     }),
   );
   return {

@@ -1,6 +1,6 @@
-import type { HttpClient } from '../../../ports/http-client';
 import type { CompiledConfig, CompiledComponent } from '../config/compile';
 import type { Limiter } from './limiter';
+import type { Upstream } from './call-webservice';
 import { queryFunctions, runComponent } from './run-component';
 import { failed, type ComponentResult } from './result';
 
@@ -11,7 +11,7 @@ export interface SubComponentRun {
   config: CompiledConfig;
   context: Record<string, unknown>;
   responseOf: (componentCode: string) => unknown;
-  http: HttpClient;
+  upstream: Upstream;
   /** Bounds the web service calls of all sub components of one query. */
   limiter: Limiter;
 }
@@ -67,7 +67,7 @@ async function expandRecord(parent: CompiledComponent, record: unknown, run: Sub
 async function runSubComponent(code: string, run: SubComponentRun, depth: number): Promise<ComponentResult> {
   const component = run.config.components.get(code);
   if (!component) return failed(run.config.broken.get(code) ?? `Component ${code} does not exist`);
-  const result = await run.limiter.run(() => runComponent(component, { context: run.context, responseOf: run.responseOf, http: run.http }));
+  const result = await run.limiter.run(() => runComponent(component, { context: run.context, responseOf: run.responseOf, upstream: run.upstream }));
   return withSubComponents(component, result, run, depth + 1);
 }
 
