@@ -15,6 +15,11 @@ export const LAMBDA_BUNDLE = {
   minify: true,
   sourcemap: true,
   /**
+   * Source maps map stack traces to files and lines (NODE_OPTIONS=--enable-source-maps); the
+   * sources' text is not needed for that and is most of a map's size.
+   */
+  sourcesContent: false,
+  /**
    * ESM bundles cannot load CommonJS dependencies by themselves: esbuild's `__require` shim
    * looks for a global `require`, which ES modules do not have.
    */
@@ -38,6 +43,7 @@ export function cdkBundling(nodeModules: readonly string[] = []): BundlingOption
     banner: LAMBDA_BUNDLE.banner,
     minify: LAMBDA_BUNDLE.minify,
     sourceMap: LAMBDA_BUNDLE.sourcemap,
+    sourcesContent: LAMBDA_BUNDLE.sourcesContent,
     externalModules: [...LAMBDA_BUNDLE.external],
     ...(nodeModules.length > 0
       ? {
@@ -61,6 +67,7 @@ export interface EsbuildOptions {
   format: 'esm';
   minify: boolean;
   sourcemap: boolean;
+  sourcesContent: boolean;
   banner: { js: string };
   external: string[];
   metafile: true;
@@ -78,6 +85,7 @@ export function esbuildOptions(entry: string, outfile: string, nodeModules: read
     format: LAMBDA_BUNDLE.format,
     minify: LAMBDA_BUNDLE.minify,
     sourcemap: LAMBDA_BUNDLE.sourcemap,
+    sourcesContent: LAMBDA_BUNDLE.sourcesContent,
     banner: { js: LAMBDA_BUNDLE.banner },
     // CDK marks nodeModules external too (they are installed next to the bundle).
     external: [...LAMBDA_BUNDLE.external, ...nodeModules],

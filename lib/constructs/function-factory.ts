@@ -32,6 +32,9 @@ export interface FunctionResources {
  * nothing a function does not need is granted.
  */
 export class FunctionFactory {
+  /** Every function made, with its name in `FUNCTIONS` (the tests check each against its needs). */
+  readonly created: { readonly name: FunctionName; readonly fn: BaseFunction }[] = [];
+
   constructor(private readonly resources: FunctionResources) {}
 
   /** Makes the job state machines available to the functions made after this call. */
@@ -62,6 +65,7 @@ export class FunctionFactory {
     if (needs.startsJobs) fn.useJobs(required(jobs, name, 'the job state machines'));
     if (needs.schedulesJobs) fn.useJobSchedules(required(jobSchedules, name, 'the job schedules'));
     for (const adapter of needs.builtUnused ?? []) fn.withUnusedAdapter(adapter);
+    this.created.push({ name, fn });
     return fn;
   }
 }

@@ -1,7 +1,9 @@
-import { Duration } from 'aws-cdk-lib';
-import { CorsHttpMethod, HttpApi, HttpMethod, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { CorsHttpMethod, HttpApi, HttpMethod, LogGroupLogDestination, type HttpStage, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { AuthScope, HandlerName, Route } from '../../functions/routes';
 import type { BaseFunction } from './base-function';
@@ -15,6 +17,29 @@ export const AUTH_SCOPE_ENV = 'AUTH_SCOPE';
 
 /** Headers the browser may send on cross-origin calls (INTERFACE.md: every call carries them). */
 const CORS_HEADERS = ['Authorization', 'X-Customer-Code', 'Content-Type'];
+
+/**
+ * The $default stage's throttle: a guard against runaway cost and noisy clients, far below the
+ * account's 10,000 requests/s; raise it here when real traffic needs more.
+ */
+export const API_THROTTLE = { rateLimit: 1000, burstLimit: 2000 } as const;
+
+/** One JSON line per request: who (customer, never a token), what route, how it ended. */
+const ACCESS_LOG_FORMAT = JSON.stringify({
+  requestId: '$context.requestId',
+  time: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  method: '$context.httpMethod',
+  routeKey: '$context.routeKey',
+  path: '$context.path',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  latencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  customerCode: '$context.authorizer.customerCode',
+  authorizerError: '$context.authorizer.error',
+  integrationError: '$context.integrationErrorMessage',
+});
 
 /** How long API Gateway reuses an authorizer decision for the same Authorization + X-Customer-Code. */
 export const AUTHORIZER_CACHE_TTL = Duration.minutes(5);
@@ -30,6 +55,9 @@ export interface HttpApiRoutesProps {
  */
 export class HttpApiRoutes extends Construct {
   readonly api: HttpApi;
+  /** The $default stage (served at the endpoint's root), with access logs and a throttle. */
+  readonly stage: HttpStage;
+  readonly accessLogs: LogGroup;
   /** One function per handler name used in the routes. */
   readonly handlerFunctions: ReadonlyMap<HandlerName, BaseFunction>;
   /** One authorizer function per protected scope the routes use, told its scope by `AUTH_SCOPE`. */
@@ -46,6 +74,15 @@ export class HttpApiRoutes extends Construct {
         allowMethods: [CorsHttpMethod.ANY],
         maxAge: Duration.days(1),
       },
+      // Made below, to give it access logs and a throttle.
+      createDefaultStage: false,
+    });
+    this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    this.stage = this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: API_THROTTLE,
+      accessLogSettings: { destination: new LogGroupLogDestination(this.accessLogs), format: AccessLogFormat.custom(ACCESS_LOG_FORMAT) },
     });
 
     // Authorizers: one per protected scope the route table uses (created with its first route),

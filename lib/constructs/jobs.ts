@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -19,9 +19,6 @@ import { ASYNC_INVOKE_RETRY, RULE_TARGET_RETRY } from './graph-events';
 
 /** A placeholder of the ASL files (`${JobWorkerFunctionArn}`), mapped to a handler by TASK_FUNCTIONS. */
 export type TaskPlaceholder = keyof typeof TASK_FUNCTIONS;
-
-/** The longest a job may run before Step Functions stops it (the reaper then marks it FAILED). */
-export const JOB_TIMEOUT = Duration.hours(24);
 
 /** The execution statuses after which a job that is still open is marked FAILED by the reaper. */
 export const REAPED_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
@@ -94,7 +91,6 @@ export class Jobs extends Construct {
         definitionBody: DefinitionBody.fromFile(paths[jobType]),
         definitionSubstitutions: Object.fromEntries(placeholders.map((p) => [p, taskFunctions.get(p)!.functionArn])),
         stateMachineType: StateMachineType.STANDARD,
-        timeout: JOB_TIMEOUT,
         tracingEnabled: true,
         // Errors only, without execution data: inputs carry job params (headers, tokens of
         // callWebservice) and record data, which do not belong in logs.
@@ -114,11 +110,12 @@ export class Jobs extends Construct {
     const stack = Stack.of(this);
     this.schedulerRole = new Role(this, 'SchedulerRole', {
       description: 'Assumed by EventBridge Scheduler to run job definition schedules',
-      // Only schedules of this account and group may use it (confused deputy protection).
+      // Only schedules of this account and group may use it (confused deputy protection;
+      // Scheduler sends the schedule *group* ARN as aws:SourceArn).
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: {
           StringEquals: { 'aws:SourceAccount': stack.account },
-          ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${this.scheduleGroup.scheduleGroupName}/*` }) },
+          ArnEquals: { 'aws:SourceArn': this.scheduleGroup.scheduleGroupArn },
         },
       }),
     });
