@@ -26,16 +26,6 @@ export type FunctionName = HandlerName | EventFunctionName;
 /** How much of the table or the files bucket a function may touch: data only, never management. */
 export type DataAccess = 'read' | 'readWrite';
 
-/**
- * Adapters that `depsFromEnv` is asked for while a function starts, but that the function
- * never calls: `jobServices` (functions/core/jobs/services.ts) reads `deps.blobStore`,
- * `deps.jobRunner` and `deps.jobScheduler` when it is built, and each of those getters needs
- * its variables. The stack gives such a function a value that says "not granted" and no
- * permission (see `UNUSED_ADAPTER_ENVIRONMENT` in constructs/base-function.ts): a call would
- * fail loudly. Once jobServices builds its adapters lazily, these entries can go.
- */
-export type UnusedAdapter = 'filesBucket' | 'jobs' | 'jobSchedules';
-
 export interface FunctionNeeds {
   /** The single table (`TABLE_NAME`). */
   readonly table?: DataAccess;
@@ -49,8 +39,6 @@ export interface FunctionNeeds {
   readonly schedulesJobs?: true;
   /** Calls web services on the internet (no VPC, no IAM: noted for the reader and the README). */
   readonly outboundHttp?: true;
-  /** Built while starting, never called: given a "not granted" value, no permission. */
-  readonly builtUnused?: readonly UnusedAdapter[];
 }
 
 export interface FunctionSpec {
@@ -67,8 +55,6 @@ export interface FunctionSpec {
 /** The import transformer sandbox loads these from disk (functions/core/jobs/import/sandbox/README.md). */
 export const SANDBOX_NODE_MODULES = ['quickjs-emscripten-core', '@jitl/quickjs-singlefile-cjs-release-sync', 'lodash'] as const;
 
-/** What `jobServices` builds without a job-worker-like function calling it (see `UnusedAdapter`). */
-const JOB_SERVICES_SCHEDULER_AND_BUCKET: readonly UnusedAdapter[] = ['filesBucket', 'jobSchedules'];
 
 /**
  * Per function, what it touches, read from the handler and the use cases it calls. Table
@@ -88,9 +74,9 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
   'graph-events': { description: 'The recent data graph events (event log)', needs: { table: 'read' } },
   'graph-jobs': {
     description: 'Job definitions, starting jobs, job state',
-    needs: { table: 'readWrite', startsJobs: true, schedulesJobs: true, builtUnused: ['filesBucket'] },
+    needs: { table: 'readWrite', startsJobs: true, schedulesJobs: true },
   },
-  triggers: { description: 'Triggers', needs: { table: 'readWrite', builtUnused: ['filesBucket', 'jobs', 'jobSchedules'] } },
+  triggers: { description: 'Triggers', needs: { table: 'readWrite' } },
 
   // Event functions
   authorizer: { description: 'Lambda authorizer', needs: { table: 'read' }, timeoutSeconds: 10 },
@@ -98,18 +84,18 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
   'event-log': { description: 'Records data graph events for GET /_api/v1/events', needs: { table: 'readWrite' }, timeoutSeconds: 30 },
   'trigger-dispatcher': {
     description: 'Starts the jobs of the triggers an event fires',
-    needs: { table: 'readWrite', startsJobs: true, builtUnused: JOB_SERVICES_SCHEDULER_AND_BUCKET },
+    needs: { table: 'readWrite', startsJobs: true },
     timeoutSeconds: 60,
   },
   'job-worker': {
     description: 'Job state changes, download pages, callWebservice calls (state machine tasks)',
-    needs: { table: 'readWrite', filesBucket: 'readWrite', outboundHttp: true, builtUnused: ['jobs', 'jobSchedules'] },
+    needs: { table: 'readWrite', filesBucket: 'readWrite', outboundHttp: true },
     // Under the 300 s TimeoutSeconds of the longest task using it, so Lambda's own timeout wins.
     timeoutSeconds: 280,
   },
   'import-worker': {
     description: 'Import listing and chunks, with the QuickJS transformer sandbox (state machine tasks)',
-    needs: { table: 'readWrite', filesBucket: 'readWrite', builtUnused: ['jobs', 'jobSchedules'] },
+    needs: { table: 'readWrite', filesBucket: 'readWrite' },
     // Above 1,769 MB a function has more than one vCPU: the sandbox runs in a worker thread
     // beside the parsing and the batch writes of the main thread.
     memorySize: 2048,
@@ -118,7 +104,7 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
   },
   'job-schedule': {
     description: 'Runs a job definition on its schedule (EventBridge Scheduler target)',
-    needs: { table: 'readWrite', startsJobs: true, builtUnused: JOB_SERVICES_SCHEDULER_AND_BUCKET },
+    needs: { table: 'readWrite', startsJobs: true },
     timeoutSeconds: 30,
   },
   'job-reaper': { description: 'Marks FAILED the jobs whose execution failed, timed out or was aborted', needs: { table: 'readWrite' }, timeoutSeconds: 30 },
@@ -136,23 +122,12 @@ export const ENV = {
 } as const;
 
 /** The variables each adapter needs. */
-export const ADAPTER_ENV: Readonly<Record<'table' | UnusedAdapter | 'eventBus', readonly string[]>> = {
+export const ADAPTER_ENV: Readonly<Record<'table' | 'filesBucket' | 'jobs' | 'jobSchedules' | 'eventBus', readonly string[]>> = {
   table: [ENV.table],
   filesBucket: [ENV.filesBucket],
   eventBus: [ENV.eventBus],
   jobs: [ENV.jobs],
   jobSchedules: [ENV.jobScheduleGroup, ENV.jobScheduleTarget, ENV.jobScheduleRole],
-};
-
-/** The value of a variable whose adapter was not granted: it names the absence, and with no permission behind it any call is denied. */
-export const NOT_GRANTED = 'not-granted';
-
-/** The variables a function gets for an adapter it builds but never calls: "not granted", and no permission. */
-export const UNUSED_ADAPTER_ENVIRONMENT: Readonly<Record<UnusedAdapter, Readonly<Record<string, string>>>> = {
-  filesBucket: { [ENV.filesBucket]: NOT_GRANTED },
-  // No state machine at all: StepFunctionsRunner answers "No state machine for job type ...".
-  jobs: { [ENV.jobs]: '{}' },
-  jobSchedules: { [ENV.jobScheduleGroup]: NOT_GRANTED, [ENV.jobScheduleTarget]: NOT_GRANTED, [ENV.jobScheduleRole]: NOT_GRANTED },
 };
 
 /** The names of the variables (besides NODE_OPTIONS and AUTH_SCOPE) the stack gives a function. */
@@ -163,6 +138,5 @@ export function environmentNames(needs: FunctionNeeds): string[] {
   if (needs.eventBus) names.push(...ADAPTER_ENV.eventBus);
   if (needs.startsJobs) names.push(...ADAPTER_ENV.jobs);
   if (needs.schedulesJobs) names.push(...ADAPTER_ENV.jobSchedules);
-  for (const adapter of needs.builtUnused ?? []) names.push(...ADAPTER_ENV[adapter]);
   return names.sort();
 }

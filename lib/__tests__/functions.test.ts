@@ -7,7 +7,7 @@ import {
   EVENT_FUNCTIONS,
   FUNCTIONS,
   SANDBOX_NODE_MODULES,
-  UNUSED_ADAPTER_ENVIRONMENT,
+  
   environmentNames,
   type FunctionName,
 } from '../function-wiring';
@@ -81,24 +81,6 @@ describe('functions: each gets exactly the variables of its needs, each with its
     }
   });
 
-  it('a variable of an adapter built but never called says "not granted" (jobServices builds them all)', () => {
-    for (const { name, fn } of created) {
-      const variables = functionProps(template, fn).Environment.Variables;
-      for (const adapter of FUNCTIONS[name].needs.builtUnused ?? []) {
-        for (const [variable, value] of Object.entries(UNUSED_ADAPTER_ENVIRONMENT[adapter])) expect(variables[variable], `${name} ${variable}`).toBe(value);
-      }
-    }
-  });
-
-  it('no adapter is both needed and marked unused', () => {
-    for (const [name, { needs }] of Object.entries(FUNCTIONS)) {
-      const unused = new Set(needs.builtUnused ?? []);
-      if (needs.filesBucket) expect(unused.has('filesBucket'), name).toBe(false);
-      if (needs.startsJobs) expect(unused.has('jobs'), name).toBe(false);
-      if (needs.schedulesJobs) expect(unused.has('jobSchedules'), name).toBe(false);
-    }
-  });
-
   it('grants table access exactly to the functions that need it, read-only where they only read', () => {
     for (const { name, fn } of created) {
       const access = FUNCTIONS[name].needs.table;
@@ -151,7 +133,7 @@ describe('functions: each gets exactly the variables of its needs, each with its
       expect(actions.includes('iam:PassRole'), name).toBe(schedules);
       const variables = functionProps(template, fn).Environment.Variables;
       for (const variable of ADAPTER_ENV.jobSchedules) {
-        const expected = schedules ? expect.anything() : FUNCTIONS[name].needs.builtUnused?.includes('jobSchedules') ? 'not-granted' : undefined;
+        const expected = schedules ? expect.anything() : undefined;
         expect(variables[variable], `${name} ${variable}`).toEqual(expected);
       }
     }

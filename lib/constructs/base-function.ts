@@ -10,7 +10,7 @@ import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { JobType } from '../../functions/ports/job-runner';
-import { ENV, UNUSED_ADAPTER_ENVIRONMENT, type DataAccess, type UnusedAdapter } from '../function-wiring';
+import { ENV, type DataAccess, } from '../function-wiring';
 import { cdkBundling } from './bundling';
 
 /** The variable that carries the table name (set only by `useTable`, with the grant). */
@@ -158,12 +158,4 @@ export class BaseFunction extends NodejsFunction {
     return this;
   }
 
-  /**
-   * An adapter the function's code builds while starting but never calls (see `UnusedAdapter`
-   * in function-wiring.ts): its variables say "not granted", and no permission is given.
-   */
-  withUnusedAdapter(adapter: UnusedAdapter): this {
-    for (const [name, value] of Object.entries(UNUSED_ADAPTER_ENVIRONMENT[adapter])) this.addEnvironment(name, value);
-    return this;
-  }
 }

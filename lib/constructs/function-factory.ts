@@ -64,7 +64,6 @@ export class FunctionFactory {
     if (needs.eventBus) fn.useEventBus(eventBus);
     if (needs.startsJobs) fn.useJobs(required(jobs, name, 'the job state machines'));
     if (needs.schedulesJobs) fn.useJobSchedules(required(jobSchedules, name, 'the job schedules'));
-    for (const adapter of needs.builtUnused ?? []) fn.withUnusedAdapter(adapter);
     this.created.push({ name, fn });
     return fn;
   }

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps';
+import { lazy } from '../../memo';
 import { bucketServices } from '../graph/buckets/services';
 import { graphServices } from '../graph/services';
 import { JobDefinitionRepository } from './definitions/repository';
@@ -25,14 +26,14 @@ export function jobServices(deps: Deps, tuning: Partial<Pick<JobTaskDeps, 'retry
   if (!services) {
     const store = new JobStore(deps.store);
     const definitions = new JobDefinitionRepository(deps.store);
-    const jobs = new JobService(store, definitions, deps.jobRunner, deps.clock, deps.jobScheduler);
+    const jobs = new JobService(store, definitions, lazy(() => deps.jobRunner), deps.clock, lazy(() => deps.jobScheduler));
     const { buckets, files } = bucketServices(deps);
     const tasks = new JobTasks({
       jobs: store,
-      http: deps.httpClient,
+      http: lazy(() => deps.httpClient),
       files,
       buckets,
-      blobStore: deps.blobStore,
+      blobStore: lazy(() => deps.blobStore),
       records: graphServices(deps).records,
       clock: deps.clock,
       ...tuning,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { vi } from 'vitest';
-import { ADAPTER_ENV, FUNCTIONS, UNUSED_ADAPTER_ENVIRONMENT, environmentNames, type FunctionName } from '../../../lib/function-wiring';
+import { ADAPTER_ENV, FUNCTIONS, environmentNames, type FunctionName } from '../../../lib/function-wiring';
 import type { JobType } from '../../../functions/ports/job-runner';
 
 /**
@@ -77,7 +77,6 @@ export function functionEnvironment(name: FunctionName, twins: Twins, extra: Rec
     values.JOB_SCHEDULE_TARGET_ARN = JOB_SCHEDULES.target;
     values.JOB_SCHEDULE_ROLE_ARN = JOB_SCHEDULES.role;
   }
-  for (const adapter of needs.builtUnused ?? []) Object.assign(values, UNUSED_ADAPTER_ENVIRONMENT[adapter]);
   const expected = environmentNames(needs);
   if (JSON.stringify(Object.keys(values).sort()) !== JSON.stringify(expected)) {
     throw new Error(`test environment of ${name} (${Object.keys(values).sort()}) differs from the stack's (${expected})`);

@@ -1,4 +1,4 @@
-import { oncePerDeps } from '../../../memo';
+import { lazy, oncePerDeps } from '../../../memo';
 import { BucketRepository } from './bucket-repository';
 import { BucketService } from './bucket-service';
 import { FileService } from './file-service';
@@ -11,6 +11,7 @@ export interface BucketServices {
 
 /** Builds the bucket use cases once per `Deps` (one Lambda environment, or the local host). */
 export const bucketServices = oncePerDeps((deps): BucketServices => {
-  const buckets = new BucketService(new BucketRepository(deps.store), deps.blobStore, deps.clock);
-  return { buckets, files: new FileService(buckets, deps.blobStore) };
+  const blobStore = lazy(() => deps.blobStore);
+  const buckets = new BucketService(new BucketRepository(deps.store), blobStore, deps.clock);
+  return { buckets, files: new FileService(buckets, blobStore) };
 });
