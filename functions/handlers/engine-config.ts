@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { engineConfigSchema, KINDS, type Kind } from '../core/engine/config/model';
 import { engineServices } from '../core/engine/services';
 import type { Deps } from '../deps';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { bucketServices } from '../core/graph/buckets/services';
 import { parseUploadedFiles } from '../core/graph/buckets/multipart';
 import type { FileContent } from '../core/graph/buckets/file-service';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_LIST_DEFAULT_LIMIT, EVENT_LIST_MAX_LIMIT, EventLog } from '../core/graph/events/event-log';
 import { GRAPH_EVENT_TYPES } from '../core/graph/events/event-types';
 import type { Deps } from '../deps';

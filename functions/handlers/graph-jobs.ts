@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JOB_TYPES, jobDefinitionSchema } from '../core/jobs/model';
 import { jobServices } from '../core/jobs/services';
 import type { Deps } from '../deps';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { graphServices } from '../core/graph/services';
 import type { Deps } from '../deps';
 import type { ApiHandler } from '../http/api-event';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApiEvent, ApiHandler, ApiResult } from './api-event';
 import { BadRequestError, HttpError, PayloadTooLargeError } from './errors';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobServices } from '../../functions/core/jobs/services';
-import { toEventBridgeCron, nextRun } from '../../functions/core/jobs/definitions/cron';
+import { nextRun } from '../../functions/core/jobs/definitions/cron';
+import { toEventBridgeCron } from '../../functions/core/jobs/definitions/eventbridge-cron';
 import { startLocalScheduler } from '../../functions/local-host/scheduler';
 import { CUSTOMER_A, FAST_JOBS, graphHeaders, startTestHost, type TestHost } from '../support/local-host';
 import { startStubUpstream, type StubUpstream } from '../support/stub-upstream';

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps';
 import { randomIds, systemClock } from '../../ports/clock';
 import type { JobType } from '../../ports/job-runner';
-import { UndiciHttpClient } from '../http/undici-http-client';
+import { FetchHttpClient } from '../http/fetch-http-client';
 import { DynamoDbStore } from './dynamodb-store';
 import { EventBridgeBus } from './eventbridge-bus';
 import { EventBridgeJobScheduler } from './eventbridge-job-scheduler';
@@ -22,7 +22,7 @@ export function depsFromEnv(): Deps {
   let blobStore: S3BlobStore | undefined;
   let eventBus: EventBridgeBus | undefined;
   let jobRunner: StepFunctionsRunner | undefined;
-  let httpClient: UndiciHttpClient | undefined;
+  let httpClient: FetchHttpClient | undefined;
   let jobScheduler: EventBridgeJobScheduler | undefined;
   deps = {
     get store() {
@@ -45,7 +45,7 @@ export function depsFromEnv(): Deps {
       }));
     },
     get httpClient() {
-      return (httpClient ??= new UndiciHttpClient());
+      return (httpClient ??= new FetchHttpClient());
     },
     clock: systemClock,
     ids: randomIds,

@@ -7,7 +7,7 @@ import {
   UpdateScheduleCommand,
   type CreateScheduleCommandInput,
 } from '@aws-sdk/client-scheduler';
-import { toEventBridgeCron } from '../../core/jobs/definitions/cron';
+import { toEventBridgeCron } from '../../core/jobs/definitions/eventbridge-cron';
 import type { JobScheduler } from '../../ports/job-scheduler';
 
 export interface EventBridgeJobSchedulerOptions {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { BadRequestError } from '../../http/errors';
 import { describeIssues } from '../../http/respond';
 import type { JobType } from '../../ports/job-runner';

@@ -9,7 +9,7 @@ import type { JobStore } from './job-store';
 import type { Job, JobDefinition, JobOrigin, JobStatus } from './model';
 import { jobDefinitionSchema } from './model';
 import { checkParams } from './params';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 export const DEFAULT_JOB_LIST_LIMIT = 50;
 export const MAX_JOB_LIST_LIMIT = 500;

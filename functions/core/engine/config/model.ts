@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The JSON forms of the console's configuration (INTERFACE.md "Connection", "Component",

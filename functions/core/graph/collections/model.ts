@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * INTERFACE.md "Collection", "Collection schema" and "Collection navigation configuration".

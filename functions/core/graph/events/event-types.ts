@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GraphEvent, GraphEventType } from '../../../ports/event-bus';
 
 /** INTERFACE.md "Events": the event types of the data graph, as data. */

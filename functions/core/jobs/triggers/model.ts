@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JOB_TYPES } from '../model';
 
 /** INTERFACE.md "Trigger" and "Trigger creation". */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DATASET_DIR, datasetFiles, generateSampleData } from '../../../../scripts/generate-sample-data';
 import { SAMPLE_COLLECTIONS } from '../collections';
 import { GENRES, PROFESSIONS, type Actor, type Movie, type User } from '../records';
