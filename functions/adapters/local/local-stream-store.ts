@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall, type marshallOptions } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { isRecordItem } from '../../core/graph/records/record-item';
+import { isRecordItem, isRecordKey } from '../../core/graph/records/record-item';
 import type { Item, Key, QueryOptions, QueryPage, Store, WriteCondition } from '../../ports/store';
 
 /** Receives the stream records of one write call, as Lambda receives a stream batch. */
@@ -21,6 +21,9 @@ export interface LocalStreamStoreOptions {
 }
 
 /** What the DynamoDB adapter's document client does to an item on its way in. */
+/** Batch-read images remembered at most (oldest forgotten first). */
+const REMEMBERED_READS = 50_000;
+
 const MARSHALL: marshallOptions = { removeUndefinedValues: true, convertClassInstanceToMap: false };
 
 /**
@@ -51,6 +54,8 @@ const MARSHALL: marshallOptions = { removeUndefinedValues: true, convertClassIns
  */
 export class LocalStreamStore implements Store {
   private sequence = BigInt(Date.now()) * 1_000_000n;
+  /** Key -> item (null: absent) as a batch read saw it, until that key's next write. */
+  private readonly remembered = new Map<string, Item | null>();
   private readonly now: () => number;
   private readonly newEventId: () => string;
   private readonly eventSourceARN: string;
@@ -76,8 +81,21 @@ export class LocalStreamStore implements Store {
     return this.inner.query(pk, options);
   }
 
-  batchGet(keys: Key[]): Promise<Item[]> {
-    return this.inner.batchGet(keys);
+  /**
+   * Reads pass through; what a batch read found (or did not find) is remembered until the next
+   * write of that key, so the batch write that usually follows (an import: read the old records,
+   * write the new) takes its old images from here instead of reading every key a second time.
+   * Every write through this store forgets the keys it writes, so a remembered image is never
+   * older than the item (all local writes of record items go through this store).
+   */
+  async batchGet(keys: Key[]): Promise<Item[]> {
+    const items = await this.inner.batchGet(keys);
+    const found = byKey(items);
+    for (const key of keys) {
+      if (this.remembered.size >= REMEMBERED_READS) this.remembered.delete(this.remembered.keys().next().value!);
+      this.remembered.set(keyId(key), found.get(keyId(key)) ?? null);
+    }
+    return items;
   }
 
   increment(key: Key, field: string, by?: number): Promise<number> {
@@ -85,12 +103,14 @@ export class LocalStreamStore implements Store {
   }
 
   async put(item: Item & Key, condition?: WriteCondition): Promise<Item | undefined> {
+    this.remembered.delete(keyId(item));
     const old = await this.inner.put(item, condition);
     await this.emit([this.streamRecord(item, old, item)]);
     return old;
   }
 
   async delete(key: Key, condition?: WriteCondition): Promise<Item | undefined> {
+    this.remembered.delete(keyId(key));
     const old = await this.inner.delete(key, condition);
     await this.emit([this.streamRecord(key, old, undefined)]);
     return old;
@@ -104,7 +124,7 @@ export class LocalStreamStore implements Store {
     if (after.size === 0) return this.inner.batchWrite(puts, deletes);
 
     const keys = [...after.values()].map((a) => a.key);
-    const before = byKey(await this.inner.batchGet(keys));
+    const before = await this.oldImages(keys);
     try {
       await this.inner.batchWrite(puts, deletes);
     } catch (err) {
@@ -112,6 +132,27 @@ export class LocalStreamStore implements Store {
       throw err;
     }
     await this.emit([...after].map(([id, a]) => this.streamRecord(a.key, before.get(id), a.item)));
+  }
+
+  /**
+   * The items the keys hold before a batch write: remembered from a batch read when possible,
+   * read otherwise; keys that can hold no data record (indexes, the event log) are not read.
+   */
+  private async oldImages(keys: Key[]): Promise<Map<string, Item>> {
+    const before = new Map<string, Item>();
+    const unknown: Key[] = [];
+    for (const key of keys) {
+      const id = keyId(key);
+      const remembered = this.remembered.get(id);
+      this.remembered.delete(id);
+      if (remembered !== undefined) {
+        if (remembered !== null) before.set(id, remembered);
+      } else if (isRecordKey(key)) {
+        unknown.push(key);
+      }
+    }
+    if (unknown.length > 0) for (const [id, item] of byKey(await this.inner.batchGet(unknown))) before.set(id, item);
+    return before;
   }
 
   /** After a failed batch: the records of the items that the batch did write, found by reading them back. */

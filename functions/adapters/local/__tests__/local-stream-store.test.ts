@@ -276,3 +276,46 @@ describe('LocalStreamStore: batchWrite', () => {
   });
 });
 
+
+describe('LocalStreamStore: old images remembered from a batch read', () => {
+  /** The real adapter, counting the keys it is asked to batch-read. */
+  function counting() {
+    const inner = dynamo.store as DynamoDbStore;
+    let keysRead = 0;
+    const spy = Object.create(inner) as DynamoDbStore;
+    spy.batchGet = async (keys) => {
+      keysRead += keys.length;
+      return inner.batchGet(keys);
+    };
+    return { spy, keysRead: () => keysRead };
+  }
+
+  it('a batch write right after a batch read of the same keys reads nothing again, and its events carry the read images', async () => {
+    const { spy, keysRead } = counting();
+    const { store, records } = streamed(spy);
+    const col = freshCollection();
+    const old = toRecordItem('acme', col, movie('a'));
+    await store.put(old);
+    await store.batchGet([keyOf(old), keyOf(toRecordItem('acme', col, movie('b')))]);
+    expect(keysRead()).toBe(2);
+    await store.batchWrite([toRecordItem('acme', col, movie('a', { title: 'A2' }), 2), toRecordItem('acme', col, movie('b'))], []);
+    expect(keysRead()).toBe(2);
+    const events = eventsFromStream(records().slice(1));
+    expect(events.map((e) => e.type).sort()).toEqual(['DataRecordCreated', 'DataRecordUpdated']);
+    expect(events.find((e) => e.type === 'DataRecordUpdated')!.data.old!.title).toBe('Movie a');
+  });
+
+  it('a write between the read and the batch write makes the batch write read the key again', async () => {
+    const { spy, keysRead } = counting();
+    const { store, records } = streamed(spy);
+    const col = freshCollection();
+    const first = toRecordItem('acme', col, movie('c'));
+    await store.batchGet([keyOf(first)]);
+    await store.put(first);
+    await store.batchWrite([toRecordItem('acme', col, movie('c', { title: 'C2' }), 2)], []);
+    expect(keysRead()).toBe(2);
+    const events = eventsFromStream(records());
+    expect(events.map((e) => e.type)).toEqual(['DataRecordCreated', 'DataRecordUpdated']);
+    expect(events[1].data.old!.title).toBe('Movie c');
+  });
+});

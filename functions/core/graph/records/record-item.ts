@@ -52,3 +52,8 @@ export function toRecordItem(customerCode: string, collectionCode: string, recor
 export function isRecordItem(item: Item | undefined): item is Item & RecordItem {
   return item?.kind === 'record' && typeof item.customerCode === 'string' && typeof item.collectionCode === 'string';
 }
+
+/** Whether a key is one of a data record (the stream twin reads no old image for other keys). */
+export function isRecordKey(key: Key): boolean {
+  return key.pk.startsWith('REC#') && key.sk.startsWith('R#');
+}
