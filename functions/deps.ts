@@ -1,6 +1,7 @@
 import type { BlobStore } from './ports/blob-store';
 import type { Clock, Ids } from './ports/clock';
 import type { EventBus } from './ports/event-bus';
+import type { EventLogPort } from './ports/event-log';
 import type { HttpClient } from './ports/http-client';
 import type { JobRunner } from './ports/job-runner';
 import type { JobScheduler } from './ports/job-scheduler';
@@ -16,6 +17,8 @@ export interface Deps {
   blobStore: BlobStore;
   /** Where record events go once the store's change stream has produced them. */
   eventBus: EventBus;
+  /** The recent events of `GET /events`. */
+  eventLog: EventLogPort;
   httpClient: HttpClient;
   /** Starts job executions: Step Functions in AWS, the same ASL run in-process locally. */
   jobRunner: JobRunner;

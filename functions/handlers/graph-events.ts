@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EVENT_LIST_DEFAULT_LIMIT, EVENT_LIST_MAX_LIMIT, EventLog } from '../core/graph/events/event-log';
+import { EVENT_LIST_DEFAULT_LIMIT, EVENT_LIST_MAX_LIMIT } from '../core/graph/events/event-log';
 import { GRAPH_EVENT_TYPES } from '../core/graph/events/event-types';
 import type { Deps } from '../deps';
 import type { ApiHandler } from '../http/api-event';
@@ -22,11 +22,10 @@ const listQuery = z.object({
  * events (INTERFACE.md "Events"), newest first, as `{data: [...]}`; `limit` defaults to 100.
  */
 export function create(deps: Deps): ApiHandler {
-  const log = new EventLog(deps.store, { now: () => deps.clock.now() });
   return withErrors(async (event) => {
     const customerCode = customerOf(event);
     const query = parseWith(listQuery, event.queryStringParameters ?? {}, 'query');
-    const events = await log.list(customerCode, {
+    const events = await deps.eventLog.list(customerCode, {
       collectionCode: query.collectionCode,
       type: query.type,
       limit: query.limit ?? EVENT_LIST_DEFAULT_LIMIT,

@@ -8,7 +8,7 @@ import { FilesystemBlobStore } from '../adapters/local/filesystem-blob-store';
 import { InProcessEventBus } from '../adapters/local/in-process-event-bus';
 import { startLocalDynamo } from '../adapters/local/local-dynamo';
 import { LocalStreamStore } from '../adapters/local/local-stream-store';
-import { EventLog } from '../core/graph/events/event-log';
+import { MemoryEventLog } from '../adapters/local/memory-event-log';
 import { publishStreamRecords } from '../core/graph/events/publish';
 import { LocalStepFunctionsRunner } from '../adapters/local/local-step-functions';
 import { jobServices } from '../core/jobs/services';
@@ -57,13 +57,14 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   // The event wiring of AWS, in process: record writes -> stream records -> stream handler -> bus -> event log.
   const dynamoStore = new DynamoDbStore({ tableName, client: dynamo.client });
   const eventBus = new InProcessEventBus();
-  const eventLog = new EventLog(dynamoStore, { now: () => systemClock.now() });
+  const eventLog = new MemoryEventLog();
   eventBus.subscribeMany((events) => eventLog.recordMany(events));
   // Bucket files under `<dataDir>/files`; without a data folder (tests), a temp folder removed on stop.
   const filesRoot = options.dataDir ? join(options.dataDir, 'files') : await mkdtemp(join(tmpdir(), 'experience-graph-files-'));
   const deps: Deps = {
     store: new LocalStreamStore(dynamoStore, (records) => publishStreamRecords(records, eventBus)),
     eventBus,
+    eventLog,
     blobStore: new FilesystemBlobStore({ root: filesRoot }),
     httpClient,
     clock: systemClock,

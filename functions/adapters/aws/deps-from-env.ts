@@ -3,6 +3,7 @@ import { randomIds, systemClock } from '../../ports/clock';
 import type { JobType } from '../../ports/job-runner';
 import { FetchHttpClient } from '../http/fetch-http-client';
 import { DynamoDbStore } from './dynamodb-store';
+import { EventLog } from '../../core/graph/events/event-log';
 import { EventBridgeBus } from './eventbridge-bus';
 import { EventBridgeJobScheduler } from './eventbridge-job-scheduler';
 import { S3BlobStore } from './s3-blob-store';
@@ -24,6 +25,7 @@ export function depsFromEnv(): Deps {
   let jobRunner: StepFunctionsRunner | undefined;
   let httpClient: FetchHttpClient | undefined;
   let jobScheduler: EventBridgeJobScheduler | undefined;
+  let eventLog: EventLog | undefined;
   deps = {
     get store() {
       return (store ??= new DynamoDbStore({ tableName: requiredEnv('TABLE_NAME', 'the name of the DynamoDB table') }));
@@ -36,6 +38,9 @@ export function depsFromEnv(): Deps {
     },
     get jobRunner() {
       return (jobRunner ??= new StepFunctionsRunner({ stateMachineArns: stateMachineArns() }));
+    },
+    get eventLog() {
+      return (eventLog ??= new EventLog(deps!.store));
     },
     get jobScheduler() {
       return (jobScheduler ??= new EventBridgeJobScheduler({

@@ -53,7 +53,7 @@ beforeAll(async () => {
   dynamo = await withLocalDynamo();
   const log = new EventLog(dynamo.store, { now: () => NOW });
   for (const event of [...expected('insert'), ...expected('modify'), ...expected('remove')]) await log.record(event);
-  handler = create({ store: dynamo.store, clock: { now: () => NOW } } as unknown as Deps);
+  handler = create({ store: dynamo.store, eventLog: log, clock: { now: () => NOW } } as unknown as Deps);
 });
 afterAll(async () => {
   await dynamo?.stop();

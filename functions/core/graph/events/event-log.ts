@@ -1,4 +1,5 @@
 import type { GraphEvent, GraphEventType } from '../../../ports/event-bus';
+import type { EventLogPort } from '../../../ports/event-log';
 import type { Item, Key, Store } from '../../../ports/store';
 import { canonicalEvent } from './event-types';
 
@@ -43,7 +44,7 @@ const QUERY_PAGE = 250;
  * newest `keep` events every `trimEvery` recorded events. The items have `kind: 'event'`, so
  * the stream handler ignores their writes (no event about an event).
  */
-export class EventLog {
+export class EventLog implements EventLogPort {
   private readonly keep: number;
   private readonly now: () => number;
   private readonly trimEvery: number;
