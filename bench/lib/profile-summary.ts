@@ -35,7 +35,7 @@ export interface ProfileSummary {
   sampledMs: number;
   busyMs: number;
   idleMs: number;
-  /** Self time by package / folder (node:<module> for Node.js internals). */
+  /** Self time by package / folder (node:<module> for Node.js internals); native frames count for their nearest JavaScript caller's package. */
   selfByPackage: ProfileRow[];
   /** Self time by coarse group: dynalite and its LevelDB, the AWS SDK, the app's folders, Node.js, GC. */
   selfByGroup: ProfileRow[];
@@ -43,6 +43,13 @@ export interface ProfileSummary {
   selfByFunction: ProfileRow[];
   /** Inclusive time by function (the root left out). */
   inclusiveByFunction: ProfileRow[];
+  /**
+   * Time under each dynalite action (its `actions/<operation>.js` on the stack; BatchWriteItem
+   * and BatchGetItem run putItem / deleteItem / getItem per item), under dynalite's shared
+   * table code only, or under neither. Synchronous stacks only: LevelDB's callbacks resume
+   * outside the action that started them.
+   */
+  byDynaliteAction: ProfileRow[];
 }
 
 const shortUrl = (url: string) => {
@@ -91,6 +98,7 @@ export function summarizeProfile(file: string, top = 30): ProfileSummary {
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   const perPackage = new Map<string, number>();
+  const perAction = new Map<string, number>();
   let total = 0;
   let idle = 0;
   for (let i = 0; i < profile.samples.length; i++) {
@@ -103,8 +111,24 @@ export function summarizeProfile(file: string, top = 30): ProfileSummary {
       continue;
     }
     self.set(key(node), (self.get(key(node)) ?? 0) + dt);
-    const pkg = name === '(garbage collector)' ? '(garbage collector)' : name === '(program)' ? '(program)' : packageOf(node.callFrame.url);
+    // Native frames (no URL: builtins, N-API bindings such as LevelDB's) are charged to the
+    // package of their nearest JavaScript caller, so a binding's time shows with its package.
+    let charged = node;
+    for (let id = parent.get(node.id); charged.callFrame.url === '' && id !== undefined; id = parent.get(id)) charged = byId.get(id)!;
+    const pkg = name === '(garbage collector)' ? '(garbage collector)' : name === '(program)' ? '(program)' : packageOf(charged.callFrame.url);
     perPackage.set(pkg, (perPackage.get(pkg) ?? 0) + dt);
+    let action: string | undefined;
+    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
+      const url = byId.get(id)!.callFrame.url;
+      const at = url.indexOf('dynalite/actions/');
+      if (at >= 0) {
+        action = `dynalite action ${url.slice(at + 'dynalite/actions/'.length)}`;
+        break;
+      }
+      if (action === undefined && url.includes('dynalite/db/')) action = 'dynalite db/ (table look-up, locks, item reads and writes)';
+    }
+    action ??= 'not under dynalite (SDK client, HTTP, app, GC, ...)';
+    perAction.set(action, (perAction.get(action) ?? 0) + dt);
     const seen = new Set<string>();
     for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
       const k = key(byId.get(id)!);
@@ -130,6 +154,7 @@ export function summarizeProfile(file: string, top = 30): ProfileSummary {
     ),
     selfByFunction: rows(self, top),
     inclusiveByFunction: rows(new Map([...inclusive].filter(([k]) => !k.startsWith('(root)'))), top),
+    byDynaliteAction: rows(perAction, 40),
   };
 }
 
@@ -151,6 +176,7 @@ if (isMain) {
     };
     console.log(`\n# ${file}: ${(summary.sampledMs / 1000).toFixed(1)} s sampled, ${(summary.busyMs / 1000).toFixed(1)} s busy (percentages are of busy time)`);
     table('self time by group', summary.selfByGroup);
+    table('time by dynalite action (synchronous stacks)', summary.byDynaliteAction);
     table('self time by package / folder (node:<module> for Node.js internals)', summary.selfByPackage);
     table(`self time by function (top ${top})`, summary.selfByFunction);
     table(`inclusive time by function (top ${top})`, summary.inclusiveByFunction);

@@ -30,6 +30,7 @@ import { pool, runCount, send } from '../lib/load';
 import { summarizeProfile } from '../lib/profile-summary';
 import { startProfile, stopProfile } from '../lib/profiler';
 import { rawIndexedQuery, rawRecordsWrite, rawScan } from '../lib/raw-store';
+import { addCounts, perUnit, storeCallsLine, takeStoreCalls, type StoreCallCounts } from '../lib/store-calls';
 import { median, pairedBootstrap, summarize, type Summary } from '../lib/stats';
 import { check, type Suite } from '../lib/suite';
 
@@ -47,11 +48,11 @@ const P = {
   writeConcurrency: 4,
   writeWarmupCalls: QUICK ? 4 : 8,
   writeRounds: QUICK ? 2 : 3,
-  writeCallsPerRound: QUICK ? 6 : 20,
+  writeCallsPerRound: QUICK ? 6 : 15,
   indexedWarmupPairs: QUICK ? 5 : 15,
   indexedPairs: QUICK ? 30 : 150,
   scanWarmupPairs: 1,
-  scanPairs: QUICK ? 3 : 8,
+  scanPairs: QUICK ? 3 : 6,
 };
 const HOST_NODE_ARGS = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 /** When set, the host's main thread is profiled during each measured host phase (figures are then disturbed by the profiler). */
@@ -155,7 +156,7 @@ const suite: Suite = {
       const copyMs = performance.now() - copyStarted;
 
       const hostStarted = performance.now();
-      host = await startChild<{ url: string }>('host', 'bench/lib/host-process.ts', { args: ['--data-dir', hostDir], nodeArgs: HOST_NODE_ARGS });
+      host = await startChild<{ url: string }>('host', 'bench/lib/host-process.ts', { args: ['--data-dir', hostDir, '--count-store-calls'], nodeArgs: HOST_NODE_ARGS });
       const hostStartMs = performance.now() - hostStarted;
       raw = await startLocalDynamo({ tableName: TABLE, path: join(rawDir, 'dynamodb') });
       log(`host ${host.info.url} (pid ${host.pid}, data folder ${hostDir}, started in ${(hostStartMs / 1000).toFixed(1)} s); raw dynalite ${raw.endpoint} in the bench process (copy of the same data, ${copyMs.toFixed(0)} ms to copy)`);
@@ -223,6 +224,14 @@ const suite: Suite = {
 
       type Pass = { records: number; elapsedMs: number; perSecond: number; callLatencyMs: number[]; cpu: CpuShare };
       const passes = { hostCreate: [] as Pass[], rawCreate: [] as Pass[], hostUpdate: [] as Pass[], rawUpdate: [] as Pass[] };
+      const storeCalls = { create: {} as StoreCallCounts, update: {} as StoreCallCounts };
+      /** A host pass, with the host's store requests counted. */
+      const countedHostPass = async (kind: 'create' | 'update', work: () => Promise<{ elapsedMs: number; latenciesMs: number[] }>) => {
+        await takeStoreCalls(host!, `reset-${kind}`);
+        const result = await work();
+        storeCalls[kind] = addCounts(storeCalls[kind], await takeStoreCalls(host!, kind));
+        return result;
+      };
       const measurePass = async (into: Pass[], work: () => Promise<{ elapsedMs: number; latenciesMs: number[] }>) => {
         const { result, cpu } = await meter.during(work);
         const records = P.writeCallsPerRound * B;
@@ -232,9 +241,9 @@ const suite: Suite = {
         const round = `r${r}`;
         const hostFirst = r % 2 === 0;
         const calls = P.writeCallsPerRound;
-        const hostCreate = () => measurePass(passes.hostCreate, () => (r === 0 ? profiled('graph-records-create', () => hostPass(round, calls, 1)) : hostPass(round, calls, 1)));
+        const hostCreate = () => measurePass(passes.hostCreate, () => countedHostPass('create', () => (r === 0 ? profiled('graph-records-create', () => hostPass(round, calls, 1)) : hostPass(round, calls, 1))));
         const rawCreate = () => measurePass(passes.rawCreate, () => rawPass(round, calls, 1));
-        const hostUpdate = () => measurePass(passes.hostUpdate, () => (r === 0 ? profiled('graph-records-update', () => hostPass(round, calls, 2)) : hostPass(round, calls, 2)));
+        const hostUpdate = () => measurePass(passes.hostUpdate, () => countedHostPass('update', () => (r === 0 ? profiled('graph-records-update', () => hostPass(round, calls, 2)) : hostPass(round, calls, 2))));
         const rawUpdate = () => measurePass(passes.rawUpdate, () => rawPass(round, calls, 2));
         if (hostFirst) {
           await hostCreate();
@@ -271,7 +280,7 @@ const suite: Suite = {
           },
         };
       };
-      const writeKind = (hostP: Pass[], rawP: Pass[]) => {
+      const writeKind = (hostP: Pass[], rawP: Pass[], counts: StoreCallCounts) => {
         const h = pooled(hostP);
         const w = pooled(rawP);
         const ratios = hostP.map((x, i) => x.perSecond / rawP[i].perSecond);
@@ -282,6 +291,8 @@ const suite: Suite = {
           ratioByRound: ratios,
           hostCpuMsPerRecord: (h.cpuCores.hostTotal * h.elapsedS * 1000) / h.records,
           rawBenchCpuMsPerRecord: (w.cpuCores.benchProcess * w.elapsedS * 1000) / w.records,
+          /** The host's DynamoDB requests and items per record written (the raw side: 1 BatchGetItem key + 1 PutItem, 0.01 BatchGetItem request). */
+          hostStoreCallsPerRecord: perUnit(counts, h.records),
         };
       };
       const writes = {
@@ -290,8 +301,8 @@ const suite: Suite = {
         rounds: P.writeRounds,
         callsPerRoundPerSide: P.writeCallsPerRound,
         warmupCalls: P.writeWarmupCalls,
-        creates: writeKind(passes.hostCreate, passes.rawCreate),
-        updates: writeKind(passes.hostUpdate, passes.rawUpdate),
+        creates: writeKind(passes.hostCreate, passes.rawCreate, storeCalls.create),
+        updates: writeKind(passes.hostUpdate, passes.rawUpdate, storeCalls.update),
       };
 
       // ---- (2) _query latency on the loaded collection ----------------------------------------------
@@ -321,6 +332,7 @@ const suite: Suite = {
         }
         const hostMs: number[] = [];
         const rawMs: number[] = [];
+        await takeStoreCalls(host!, `reset-${profileName}`);
         const { cpu, elapsedMs } = await meter.during(() =>
           profiled(profileName, async () => {
             for (let i = 0; i < n; i++) {
@@ -335,6 +347,7 @@ const suite: Suite = {
             }
           }),
         );
+        const counted = perUnit(await takeStoreCalls(host!, profileName), n);
         const h = summarize(hostMs);
         const w = summarize(rawMs);
         const ratioCi = pairedBootstrap(hostMs, rawMs, (a, b) => median(a) / median(b));
@@ -352,6 +365,8 @@ const suite: Suite = {
           overheadP50Ci95Ms: [diffCi.low, diffCi.high],
           pairedDifferenceMs: summarize(hostMs.map((x, i) => x - rawMs[i])),
           cpuCores: cpu,
+          /** The host's DynamoDB requests and items per query. */
+          hostStoreCallsPerQuery: counted,
           runSeconds: elapsedMs / 1000,
         };
       };
@@ -377,6 +392,8 @@ const suite: Suite = {
         line('  update call latency (host)', u.host.callLatencyMs),
         line('  update batch latency (raw)', u.raw.callLatencyMs),
         `  host CPU per record: create ${ms(c.hostCpuMsPerRecord)}, update ${ms(u.hostCpuMsPerRecord)}; raw (bench process, client + dynalite): create ${ms(c.rawBenchCpuMsPerRecord)}, update ${ms(u.rawBenchCpuMsPerRecord)}`,
+        `  creates: ${storeCallsLine(c.hostStoreCallsPerRecord, 'record')}`,
+        `  updates: ${storeCallsLine(u.hostStoreCallsPerRecord, 'record')}`,
         `  cores during host creates: host ${c.host.cpuCores.hostTotal.toFixed(2)} (main thread ${c.host.cpuCores.hostMainThread.toFixed(2)}), other processes ${c.host.cpuCores.otherProcesses.toFixed(2)}; during raw creates: bench ${c.raw.cpuCores.benchProcess.toFixed(2)}, other processes ${c.raw.cpuCores.otherProcesses.toFixed(2)}`,
         '',
         `(2) _query on ${P.queryRecords} records, $eq with ${((1 / P.distinctValues) * 100).toFixed(0)} % selectivity (${expected} matches), limit ${P.queryLimit}; pairs host/raw back to back, alternating order`,
@@ -384,10 +401,12 @@ const suite: Suite = {
         line('indexed: raw 16 Queries + BatchGetItem', indexed.rawMs),
         `  ratio p50 ${indexed.ratioP50.toFixed(3)} (95% CI ${indexed.ratioP50Ci95.map((x) => x.toFixed(3)).join('..')}), p99 ${indexed.ratioP99.toFixed(3)}; overhead p50 ${ms(indexed.overheadP50Ms)}`,
         `  ${cpuLine(indexed.cpuCores)}`,
+        `  host ${storeCallsLine(indexed.hostStoreCallsPerQuery, 'query')}`,
         line('non-indexed: host _query', notIndexed.hostMs),
         line('non-indexed: raw 16 shards, paged Query', notIndexed.rawMs),
         `  ratio p50 ${notIndexed.ratioP50.toFixed(3)} (95% CI ${notIndexed.ratioP50Ci95.map((x) => x.toFixed(3)).join('..')}), p99 ${notIndexed.ratioP99.toFixed(3)}; overhead p50 ${ms(notIndexed.overheadP50Ms)}`,
         `  ${cpuLine(notIndexed.cpuCores)}`,
+        `  host ${storeCallsLine(notIndexed.hostStoreCallsPerQuery, 'query')}`,
       ];
       if (PROFILE_DIR) report.push('', `profiles of the host's main thread (figures above are disturbed by the profiler): ${Object.keys(profiles).join(', ')} in ${PROFILE_DIR}`);
       return {
