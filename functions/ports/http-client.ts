@@ -27,3 +27,12 @@ export class HttpTimeoutError extends Error {
     this.name = 'HttpTimeoutError';
   }
 }
+
+/** A `Retry-After` header (seconds or an HTTP date) as milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,4 +1,4 @@
-import type { HttpClient, HttpRequest, HttpResponse } from '../../ports/http-client';
+import { retryAfterMs, type HttpClient, type HttpRequest, type HttpResponse } from '../../ports/http-client';
 
 export interface RetryPolicy {
   /** Tries in all, the first included (default 4). */
@@ -53,10 +53,3 @@ export async function fetchWithRetry(http: HttpClient, request: HttpRequest, pol
   }
 }
 
-function retryAfterMs(header: string | undefined): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}

@@ -1,5 +1,5 @@
 import type { ExpressionScope } from '../../expression';
-import { HttpTimeoutError, type HttpClient, type HttpResponse } from '../../../ports/http-client';
+import { HttpTimeoutError, retryAfterMs, type HttpClient, type HttpResponse } from '../../../ports/http-client';
 import type { CompiledComponent } from '../config/compile';
 import { buildQueryString } from './query-string';
 import type { CircuitBreakers } from './upstream/circuit-breaker';
@@ -127,13 +127,6 @@ async function waited(upstream: Upstream, ms: number, deadline: number): Promise
 
 const backoff = (attempt: number) => 100 * 2 ** (attempt - 1);
 
-function retryAfterMs(header: string | undefined): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
 
 function parseAnswer(text: string): unknown {
   if (text.trim() === '') return null;
