@@ -163,7 +163,7 @@ if (isMain) {
   const args = process.argv.slice(2);
   const topIndex = args.indexOf('--top');
   const top = topIndex >= 0 ? Number(args[topIndex + 1]) : 30;
-  const files = args.filter((a, i) => !a.startsWith('--') && i !== topIndex + 1);
+  const files = args.filter((a, i) => !a.startsWith('--') && (topIndex < 0 || i !== topIndex + 1));
   if (files.length === 0) {
     console.error('usage: tsx bench/lib/profile-summary.ts <file.cpuprofile>... [--top N]');
     process.exit(2);
