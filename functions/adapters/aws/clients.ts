@@ -1,7 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { S3Client } from '@aws-sdk/client-s3';
 
 /**
  * SDK clients made once per Lambda execution environment (module scope), so that
@@ -12,13 +10,4 @@ export const documentClient: DynamoDBDocumentClient = DynamoDBDocumentClient.fro
   marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
 });
 
-/** The S3 client of the data graph's buckets (`S3BlobStore`). */
-export const s3Client: S3Client = new S3Client({});
-
-/** The EventBridge client, for the EventBridgeBus (region from the Lambda environment). */
-export const eventBridgeClient: EventBridgeClient = new EventBridgeClient({});
-
-import { SFNClient } from '@aws-sdk/client-sfn';
-
-/** The Step Functions client, for the StepFunctionsRunner (region from the Lambda environment). */
-export const sfnClient: SFNClient = new SFNClient({});
+// The other services' clients are made by their adapters on first use (see lazy-sdk.ts).

@@ -1,6 +1,8 @@
-import { PutEventsCommand, type EventBridgeClient, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import type { EventBridgeClient, PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { EventBus, GraphEvent } from '../../ports/event-bus';
-import { eventBridgeClient } from './clients';
+import { lazySdk } from './lazy-sdk';
+
+const sdk = lazySdk(() => import('@aws-sdk/client-eventbridge'));
 
 /** The `source` of every data graph event on the bus; the rules of the event wiring match on it. */
 export const GRAPH_EVENT_SOURCE = 'experience-graph.data-graph';
@@ -64,13 +66,13 @@ export interface EventBridgeBusOptions {
  */
 export class EventBridgeBus implements EventBus {
   readonly busName: string;
-  private readonly client: EventBridgeClient;
+  private client: EventBridgeClient | undefined;
   private readonly retry: Required<PutEventsRetryOptions>;
 
   constructor(options: EventBridgeBusOptions) {
     if (!options.busName) throw new TypeError('EventBridgeBus needs a busName');
     this.busName = options.busName;
-    this.client = options.client ?? eventBridgeClient;
+    this.client = options.client;
     this.retry = {
       maxAttempts: options.retry?.maxAttempts ?? 5,
       baseDelayMs: options.retry?.baseDelayMs ?? 100,
@@ -109,6 +111,8 @@ export class EventBridgeBus implements EventBus {
   private async putChunk(chunk: { event: GraphEvent; entry: PutEventsRequestEntry }[]): Promise<void> {
     let pending = chunk;
     for (let attempt = 1; ; attempt++) {
+      const { EventBridgeClient, PutEventsCommand } = await sdk();
+      this.client ??= new EventBridgeClient({});
       const out = await this.client.send(new PutEventsCommand({ Entries: pending.map((p) => p.entry) }));
       if (!out.FailedEntryCount) return;
       // Result entries match request entries by position; a failed one carries an ErrorCode.

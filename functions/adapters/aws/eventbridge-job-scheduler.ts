@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
-import {
-  CreateScheduleCommand,
-  DeleteScheduleCommand,
-  ResourceNotFoundException,
-  SchedulerClient,
-  UpdateScheduleCommand,
-  type CreateScheduleCommandInput,
-} from '@aws-sdk/client-scheduler';
+import type { CreateScheduleCommandInput, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { toEventBridgeCron } from '../../core/jobs/definitions/eventbridge-cron';
 import type { JobScheduler } from '../../ports/job-scheduler';
+import { lazySdk } from './lazy-sdk';
+
+const sdk = lazySdk(() => import('@aws-sdk/client-scheduler'));
 
 export interface EventBridgeJobSchedulerOptions {
   /** The schedule group of the stack (one per deployment). */
@@ -25,10 +21,16 @@ export interface EventBridgeJobSchedulerOptions {
  * invoking the job-schedule function with `{customerCode, jobDefinitionCode}`.
  */
 export class EventBridgeJobScheduler implements JobScheduler {
-  private readonly client: SchedulerClient;
+  private client: SchedulerClient | undefined;
 
   constructor(private readonly options: EventBridgeJobSchedulerOptions) {
-    this.client = options.client ?? new SchedulerClient({});
+    this.client = options.client;
+  }
+
+  private async sdk() {
+    const module = await sdk();
+    this.client ??= new module.SchedulerClient({});
+    return { ...module, client: this.client };
   }
 
   async upsert(customerCode: string, jobDefinitionCode: string, schedule: string): Promise<void> {
@@ -46,19 +48,21 @@ export class EventBridgeJobScheduler implements JobScheduler {
       },
       Description: `Job definition ${jobDefinitionCode} of customer ${customerCode}`.slice(0, 512),
     };
+    const { client, UpdateScheduleCommand, CreateScheduleCommand } = await this.sdk();
     try {
-      await this.client.send(new UpdateScheduleCommand(input));
+      await client.send(new UpdateScheduleCommand(input));
     } catch (err) {
-      if (!(err instanceof ResourceNotFoundException) && (err as Error).name !== 'ResourceNotFoundException') throw err;
-      await this.client.send(new CreateScheduleCommand(input));
+      if ((err as Error).name !== 'ResourceNotFoundException') throw err;
+      await client.send(new CreateScheduleCommand(input));
     }
   }
 
   async remove(customerCode: string, jobDefinitionCode: string): Promise<void> {
+    const { client, DeleteScheduleCommand } = await this.sdk();
     try {
-      await this.client.send(new DeleteScheduleCommand({ Name: scheduleName(customerCode, jobDefinitionCode), GroupName: this.options.groupName }));
+      await client.send(new DeleteScheduleCommand({ Name: scheduleName(customerCode, jobDefinitionCode), GroupName: this.options.groupName }));
     } catch (err) {
-      if (!(err instanceof ResourceNotFoundException) && (err as Error).name !== 'ResourceNotFoundException') throw err;
+      if ((err as Error).name !== 'ResourceNotFoundException') throw err;
     }
   }
 }

@@ -1,17 +1,11 @@
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { BlobInfo, BlobPage, BlobStore } from '../../ports/blob-store';
-import { s3Client } from './clients';
+import { lazySdk } from './lazy-sdk';
+
+const s3Sdk = lazySdk(() => import('@aws-sdk/client-s3'));
+const storageSdk = lazySdk(() => import('@aws-sdk/lib-storage'));
 
 /** S3's maximum page of ListObjectsV2, and its default. */
 const MAX_PAGE = 1000;
@@ -24,18 +18,27 @@ const MAX_PAGE = 1000;
  */
 export class S3BlobStore implements BlobStore {
   readonly bucketName: string;
-  private readonly client: S3Client;
+  private client: S3Client | undefined;
 
   constructor(options: { bucketName: string; client?: S3Client }) {
     this.bucketName = options.bucketName;
-    this.client = options.client ?? s3Client;
+    this.client = options.client;
+  }
+
+  /** The SDK's commands and this store's client, both made on first use. */
+  private async s3() {
+    const sdk = await s3Sdk();
+    this.client ??= new sdk.S3Client({});
+    return { ...sdk, client: this.client };
   }
 
   async put(key: string, body: Buffer | Readable): Promise<BlobInfo> {
     if (Buffer.isBuffer(body)) {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucketName, Key: key, Body: body, ContentLength: body.length }));
+      const s3 = await this.s3();
+      await s3.client.send(new s3.PutObjectCommand({ Bucket: this.bucketName, Key: key, Body: body, ContentLength: body.length }));
     } else {
-      await new Upload({ client: this.client, params: { Bucket: this.bucketName, Key: key, Body: body } }).done();
+      const { Upload } = await storageSdk();
+      await new Upload({ client: (await this.s3()).client, params: { Bucket: this.bucketName, Key: key, Body: body } }).done();
     }
     // PutObject does not answer the size and date that a listing will show; ask for them.
     const info = await this.head(key);
@@ -45,7 +48,8 @@ export class S3BlobStore implements BlobStore {
 
   async get(key: string): Promise<Readable | undefined> {
     try {
-      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucketName, Key: key }));
+      const s3 = await this.s3();
+      const answer = await s3.client.send(new s3.GetObjectCommand({ Bucket: this.bucketName, Key: key }));
       const body = answer.Body;
       if (body instanceof Readable) return body;
       if (!body) return Readable.from([]);
@@ -59,7 +63,8 @@ export class S3BlobStore implements BlobStore {
 
   async head(key: string): Promise<BlobInfo | undefined> {
     try {
-      const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucketName, Key: key }));
+      const s3 = await this.s3();
+      const answer = await s3.client.send(new s3.HeadObjectCommand({ Bucket: this.bucketName, Key: key }));
       return { key, size: answer.ContentLength ?? 0, lastModified: answer.LastModified?.getTime() ?? 0 };
     } catch (err) {
       if (isAbsent(err)) return undefined;
@@ -69,8 +74,8 @@ export class S3BlobStore implements BlobStore {
 
   async list(prefix: string, options: { cursor?: string; limit?: number } = {}): Promise<BlobPage> {
     const limit = Math.min(Math.max(Math.floor(options.limit ?? MAX_PAGE), 1), MAX_PAGE);
-    const answer = await this.client.send(
-      new ListObjectsV2Command({ Bucket: this.bucketName, Prefix: prefix, MaxKeys: limit, ContinuationToken: options.cursor }),
+    const s3 = await this.s3();
+    const answer = await s3.client.send(new s3.ListObjectsV2Command({ Bucket: this.bucketName, Prefix: prefix, MaxKeys: limit, ContinuationToken: options.cursor }),
     );
     const items = (answer.Contents ?? []).map((o) => ({
       key: o.Key ?? '',
@@ -83,7 +88,8 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<boolean> {
     // DeleteObject succeeds whether or not the key existed; the port wants to know.
     if (!(await this.head(key))) return false;
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucketName, Key: key }));
+    const s3 = await this.s3();
+    await s3.client.send(new s3.DeleteObjectCommand({ Bucket: this.bucketName, Key: key }));
     return true;
   }
 
@@ -93,14 +99,15 @@ export class S3BlobStore implements BlobStore {
       return;
     }
     try {
-      await this.client.send(
-        new CopyObjectCommand({ Bucket: this.bucketName, Key: toKey, CopySource: `${encodeURIComponent(this.bucketName)}/${encodeKey(fromKey)}` }),
+      const s3 = await this.s3();
+      await s3.client.send(new s3.CopyObjectCommand({ Bucket: this.bucketName, Key: toKey, CopySource: `${encodeURIComponent(this.bucketName)}/${encodeKey(fromKey)}` }),
       );
     } catch (err) {
       if (isAbsent(err)) throw new Error(`Cannot move ${fromKey}: no such blob`);
       throw err;
     }
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucketName, Key: fromKey }));
+    const s3 = await this.s3();
+    await s3.client.send(new s3.DeleteObjectCommand({ Bucket: this.bucketName, Key: fromKey }));
   }
 }
 

@@ -1,6 +1,8 @@
-import { ExecutionAlreadyExists, StartExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { JobExecutionInput, JobRunner, JobType } from '../../ports/job-runner';
-import { sfnClient } from './clients';
+import { lazySdk } from './lazy-sdk';
+
+const sdk = lazySdk(() => import('@aws-sdk/client-sfn'));
 
 export interface StepFunctionsRunnerOptions {
   /** The state machine of each job type (from the CDK stack's outputs / the function's environment). */
@@ -16,20 +18,22 @@ export interface StepFunctionsRunnerOptions {
  */
 export class StepFunctionsRunner implements JobRunner {
   private readonly stateMachineArns: Record<JobType, string>;
-  private readonly client: SFNClient;
+  private client: SFNClient | undefined;
 
   constructor(options: StepFunctionsRunnerOptions) {
     this.stateMachineArns = options.stateMachineArns;
-    this.client = options.client ?? sfnClient;
+    this.client = options.client;
   }
 
   async start(input: JobExecutionInput): Promise<void> {
     const stateMachineArn = this.stateMachineArns[input.jobType];
     if (!stateMachineArn) throw new Error(`No state machine for job type ${String(input.jobType)}`);
     try {
+      const { SFNClient: Client, StartExecutionCommand } = await sdk();
+      this.client ??= new Client({});
       await this.client.send(new StartExecutionCommand({ stateMachineArn, name: input.jobId, input: JSON.stringify(input) }));
     } catch (err) {
-      if (err instanceof ExecutionAlreadyExists || (err as { name?: unknown } | null)?.name === 'ExecutionAlreadyExists') return;
+      if ((err as { name?: unknown } | null)?.name === 'ExecutionAlreadyExists') return;
       throw err;
     }
   }
