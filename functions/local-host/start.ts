@@ -89,7 +89,11 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     await jobs().dispatcher.dispatch(event);
   });
   const scheduler = startLocalScheduler(jobs(), () => deps.clock.now());
-  for (const customer of options.customers) await saveCustomer(deps.store, customer);
+  for (const customer of options.customers) {
+    await saveCustomer(deps.store, customer);
+    // Executions run in this process: any job left unfinished by a previous run ended with it.
+    await jobs().jobs.failUnfinished(customer.customerCode, 'The local host stopped while this job ran; start it again (an import resumes with the files it had not finished)');
+  }
 
   const server = createLocalServer(deps, new Authorizer(deps.store, () => deps.clock.now()));
   server.keepAliveTimeout = 65_000;

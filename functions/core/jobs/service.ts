@@ -95,6 +95,22 @@ export class JobService {
     await this.scheduler.remove(customerCode, code);
   }
 
+  /**
+   * Marks the customer's unfinished jobs FAILED: for a host whose executions do not outlive it
+   * (the local host after a restart; in AWS the job reaper does this from Step Functions' own
+   * status events). Answers how many jobs it ended.
+   */
+  async failUnfinished(customerCode: string, reason: string): Promise<number> {
+    let ended = 0;
+    for (const status of ['RUNNING', 'QUEUED'] as const) {
+      for (const job of await this.jobs.list(customerCode, { status, limit: MAX_JOB_LIST_LIMIT })) {
+        await this.jobs.update(customerCode, job.jobId, (j) => ({ ...j, status: 'FAILED', finishedAt: new Date(this.clock.now()).toISOString(), error: reason }));
+        ended++;
+      }
+    }
+    return ended;
+  }
+
   /** Runs a definition; `overrides` replace params of the same name. */
   async execute(customerCode: string, code: string, overrides: Record<string, unknown> = {}): Promise<Job> {
     const definition = await this.getDefinition(customerCode, code);
