@@ -1,5 +1,7 @@
 /**
  * `npm run create-customer -- --customer acme [--table T] [--outputs cdk-outputs.json]`
+ * `npm run create-customer -- --revoke <token> [--table T]` removes one credential (an engine
+ * token or an API key); the authorizer caches forget it within 5 minutes.
  *
  * Creates a customer of a deployment: mints its engine token and data graph API key (32
  * random bytes each, base64url), stores their SHA-256 hashes in the table with the same
@@ -16,7 +18,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DynamoDbStore } from '../functions/adapters/aws/dynamodb-store';
-import { saveCustomer, type CustomerCredentials } from '../functions/core/tenancy/credentials';
+import { revokeCredential, saveCustomer, type CustomerCredentials } from '../functions/core/tenancy/credentials';
 import type { Store } from '../functions/ports/store';
 
 /** Bytes of randomness of each token (256 bits). */
@@ -51,8 +53,16 @@ async function main(): Promise<void> {
       table: { type: 'string' },
       outputs: { type: 'string', default: 'cdk-outputs.json' },
       json: { type: 'boolean', default: false },
+      revoke: { type: 'string' },
     },
   });
+  if (values.revoke) {
+    const table = values.table ?? tableNameFromOutputs(resolve(values.outputs!));
+    if (!table) throw new Error(`No table: pass --table, or deploy first (npm run deploy writes ${values.outputs} with the TableName output)`);
+    const revoked = await revokeCredential(new DynamoDbStore({ tableName: table }), values.revoke);
+    console.log(revoked ? 'Revoked. Authorizer caches forget it within 5 minutes.' : 'No such credential.');
+    return;
+  }
   if (!values.customer) throw new Error('Usage: npm run create-customer -- --customer <code> [--table <table name>] [--outputs cdk-outputs.json] [--json]');
   const tableName = values.table ?? tableNameFromOutputs(resolve(values.outputs!));
   if (!tableName) throw new Error(`No table: pass --table, or deploy first (npm run deploy writes ${values.outputs} with the TableName output)`);

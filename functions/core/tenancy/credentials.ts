@@ -43,3 +43,8 @@ export async function saveCustomer(store: Store, customer: CustomerCredentials):
   await saveCredential(store, customer.engineToken, { customerCode: customer.customerCode, scope: 'engine' });
   await saveCredential(store, customer.apiKey, { customerCode: customer.customerCode, scope: 'graph' });
 }
+
+/** Removes a token's credential; false when it was unknown. Caches (the authorizer's, API Gateway's) forget it within their TTL. */
+export async function revokeCredential(store: Store, token: string): Promise<boolean> {
+  return (await store.delete(credentialKey(token))) !== undefined;
+}
