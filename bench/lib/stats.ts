@@ -3,6 +3,7 @@
  * interpolation between closest ranks (the "R-7" / numpy default), so p99 of 250 samples
  * sits between the 3rd and 2nd largest values rather than jumping to the maximum.
  */
+import { mulberry32 } from '../../functions/core/sample-data/generate';
 
 export interface Summary {
   n: number;
@@ -77,17 +78,8 @@ export function summarize(values: ArrayLike<number>): Summary {
   };
 }
 
-/** A small deterministic PRNG (mulberry32), so bootstrap intervals are reproducible for given samples. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG (mulberry32, shared with the sample data generator), so bootstrap intervals are reproducible for given samples. */
+export const rng = mulberry32;
 
 export interface Interval {
   /** The statistic on the original samples. */

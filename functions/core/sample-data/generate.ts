@@ -21,7 +21,8 @@ export interface SampleData {
 
 type Rng = () => number;
 
-function mulberry32(seed: number): Rng {
+/** A small deterministic PRNG: the same seed always gives the same sequence. */
+export function mulberry32(seed: number): Rng {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,5 +1,5 @@
 import type { CompiledConfig } from '../config/compile';
-import { planQuery } from '../planner/plan';
+import { planFor } from '../planner/plan-cache';
 import type { Upstream } from './call-webservice';
 import { Limiter } from './limiter';
 import { runComponent } from './run-component';
@@ -27,7 +27,7 @@ export interface QueryOptions {
 export async function runQuery(config: CompiledConfig, request: QueryRequest, options: QueryOptions): Promise<QueryResult> {
   const started = performance.now();
   const context: Record<string, unknown> = { ...request.context };
-  const plan = planQuery(config, request.componentCodes, new Set(Object.keys(context)));
+  const plan = planFor(config, request.componentCodes, new Set(Object.keys(context)));
   const own = new Map<string, Promise<ComponentResult>>();
   const settled = new Map<string, ComponentResult>();
   const responseOf = (code: string) => {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { HttpClient } from '../../../ports/http-client';
-import { compileExpression, compileValue, type ExpressionScope } from '../../expression';
+import { compileExpression, compileValue, type CompiledExpression, type CompiledValue, type ExpressionScope } from '../../expression';
 import type { FileService } from '../../graph/buckets/file-service';
 import { fetchWithRetry, type RetryPolicy } from '../fetch-with-retry';
 import type { DownloadParams } from '../model';
@@ -44,7 +44,8 @@ export async function downloadPage(
   };
   const spec = batchNumber > 1 && params.nextPageRequest ? params.nextPageRequest : params.initialRequest;
   const requestScope: ExpressionScope = { variables: { batchNumber: batchNumber - 1 }, functions: { _: SAFE_LODASH } };
-  const request = compileValue(spec).evaluate(requestScope) as typeof spec;
+  const compiled = compiledOf(params);
+  const request = (batchNumber > 1 && params.nextPageRequest ? compiled.nextPageRequest! : compiled.initialRequest).evaluate(requestScope) as typeof spec;
   const url = withQuery(String(request.url), request.queryParameters ?? {});
   const headers: Record<string, string> = { accept: params.isJson ? 'application/json' : '*/*' };
   for (const [name, value] of Object.entries(request.headers ?? {})) if (value != null) headers[name.toLowerCase()] = String(value);
@@ -53,7 +54,7 @@ export async function downloadPage(
   progress.result.pagesFetched++;
   const responseBody = params.isJson ? parseJson(answer.body, url) : answer.body;
 
-  const selected = params.responsePrep ? compileExpression(params.responsePrep).evaluate({ variables: { response: responseBody }, functions: { _: SAFE_LODASH } }) : responseBody;
+  const selected = compiled.responsePrep ? compiled.responsePrep.evaluate({ variables: { response: responseBody }, functions: { _: SAFE_LODASH } }) : responseBody;
   const items = Array.isArray(selected) ? selected : selected == null ? [] : [selected];
   if (items.length > 0) {
     const filename = targetFilename(params.targetFilename, progress.timestamp, batchNumber);
@@ -66,7 +67,7 @@ export async function downloadPage(
   let hasMore = false;
   if (params.isPaged && params.hasMore) {
     hasMore = Boolean(
-      compileExpression(params.hasMore).evaluate({
+      compiled.hasMore!.evaluate({
         variables: { responseBody, responseHeaders: answer.headers, responseStatus: answer.status, batchNumber },
         functions: { _: SAFE_LODASH },
       }),
@@ -77,6 +78,30 @@ export async function downloadPage(
     }
   }
   return { hasMore, progress };
+}
+
+interface CompiledDownload {
+  initialRequest: CompiledValue;
+  nextPageRequest?: CompiledValue;
+  responsePrep?: CompiledExpression;
+  hasMore?: CompiledExpression;
+}
+
+/** The expressions of a download, compiled once for all the pages a task fetches with the same params. */
+const compiledDownloads = new WeakMap<DownloadParams, CompiledDownload>();
+
+function compiledOf(params: DownloadParams): CompiledDownload {
+  let compiled = compiledDownloads.get(params);
+  if (!compiled) {
+    compiled = {
+      initialRequest: compileValue(params.initialRequest),
+      nextPageRequest: params.nextPageRequest ? compileValue(params.nextPageRequest) : undefined,
+      responsePrep: params.responsePrep ? compileExpression(params.responsePrep) : undefined,
+      hasMore: params.hasMore ? compileExpression(params.hasMore) : undefined,
+    };
+    compiledDownloads.set(params, compiled);
+  }
+  return compiled;
 }
 
 /** `{{timestamp}}`, `{{batchNumber}}` (from 1) and `{{batchId}}` (zero-padded to 5), COMPAT.md. */
